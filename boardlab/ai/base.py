@@ -1,0 +1,65 @@
+"""The agent interface: every kind of player (random, search, a person at a terminal) is an Agent.
+
+An agent sees only a :class:`~boardlab.View` (what its seat may know), never the state itself, so
+no agent can read hidden information it should not have.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from boardlab.core.move import Move
+from boardlab.core.view import View
+from boardlab.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move an agent considered: how much search it got and what it is worth to the mover."""
+
+    move: Move
+    visits: int
+    value: float | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Candidate moves, best first, with the line of play the agent expects."""
+
+    candidates: tuple[Candidate, ...]
+    principal_variation: tuple[Move, ...] = field(default=())
+
+    @property
+    def best(self) -> Move:
+        return self.candidates[0].move
+
+
+class Agent(ABC):
+    """Something that chooses moves for a seat."""
+
+    name: str = "agent"
+
+    @abstractmethod
+    def choose(self, view: View) -> Move:
+        """A legal move for the seat that ``view`` belongs to (it must owe the next decision)."""
+
+    @abstractmethod
+    def analyse(self, view: View) -> Analysis:
+        """The moves this agent considers, ranked."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+AGENTS = ("random",)
+
+
+def make_agent(kind: str, seed: int | None = None, **settings: Any) -> Agent:
+    """An agent by name: ``random`` (the only one so far)."""
+    if kind == "random":
+        from boardlab.ai.random_agent import RandomAgent
+
+        return RandomAgent(seed=seed)
+    raise OptionError(f"unknown agent {kind!r}; accepted: {', '.join(AGENTS)}")

@@ -1,0 +1,86 @@
+"""Benchmarks of the rules kernels: random playouts per second, single-threaded.
+
+A benchmark, not a test: it measures, it asserts nothing. ``boardlab bench GAME`` runs it.
+
+>>> import boardlab
+>>> from boardlab.bench import random_playout_bench
+>>> result = random_playout_bench("ndengrod", {"size": 3, "length": 3}, seconds=0.05)
+>>> result.playouts > 0 and result.mean_length > 0
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.options import OptionValue
+from boardlab.core.registry import load
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """What one benchmark run measured."""
+
+    game: str
+    options: dict[str, OptionValue]
+    seconds: float
+    playouts: int
+    moves: int
+    playouts_per_s: float
+    moves_per_s: float
+    mean_length: float
+    mean_score: list[float]
+    load_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def random_playout_bench(
+    game_id: str, options: dict[str, Any] | None = None, seconds: float = 3.0, seed: int = 1,
+    variant: str | None = None,
+) -> BenchResult:
+    """Run random playouts from the start position for about ``seconds`` after a warm-up.
+
+    ``load_s`` is the time to load the game and play the first playout: it includes loading the
+    compiled kernels from numba's cache, or compiling them if the cache is cold.
+    """
+    began = time.perf_counter()
+    game = load(game_id, variant=variant, **(options or {}))
+    start = game.new_game().data.copy()
+    tally = np.zeros(kernel.MAX_SEATS, np.int64)
+    kernel.seed_kernels(seed)
+    kernel.random_playouts(game.legal_kernel, game.apply_kernel, start, game.spec, 1, tally)
+    load_s = time.perf_counter() - began
+
+    probe_began = time.perf_counter()
+    kernel.random_playouts(game.legal_kernel, game.apply_kernel, start, game.spec, 20, tally)
+    per_playout = max((time.perf_counter() - probe_began) / 20, 1e-7)
+    batch = max(1, int(0.2 / per_playout))  # read the clock a few times a second at most
+
+    tally[:] = 0
+    playouts = moves = 0
+    began = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds or playouts == 0:
+        moves += kernel.random_playouts(game.legal_kernel, game.apply_kernel, start, game.spec, batch, tally)
+        playouts += batch
+        elapsed = time.perf_counter() - began
+    seats = game.num_seats
+    return BenchResult(
+        game=game.id,
+        options=dict(game.options),
+        seconds=round(elapsed, 3),
+        playouts=playouts,
+        moves=moves,
+        playouts_per_s=round(playouts / elapsed, 1),
+        moves_per_s=round(moves / elapsed, 1),
+        mean_length=round(moves / playouts, 2),
+        mean_score=[round(float(tally[s]) / 2 / playouts, 4) for s in range(seats)],
+        load_s=round(load_s, 3),
+    )

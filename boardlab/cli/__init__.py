@@ -1,0 +1,1 @@
+"""The command line: ``boardlab play | replay | games | rules | bench``."""

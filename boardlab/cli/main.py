@@ -1,0 +1,156 @@
+"""The ``boardlab`` command: play, replay, list games, print rules, benchmark.
+
+Every subcommand reports bad input (an unknown game or option, a malformed record) as one line on
+stderr and exits with status 2; nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from boardlab.core.game import GameInfo
+from boardlab.core.options import parse_assignments
+from boardlab.core.registry import game_ids, games, info, load
+from boardlab.errors import BoardlabError
+
+
+def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help=f"game id: {', '.join(game_ids())}")
+    parser.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
+                        help="set a rules option (repeatable); `boardlab games` lists them")
+    parser.add_argument("--variant", metavar="NAME", help="start from a named rule set (see `boardlab games`)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="boardlab", description="A workbench for abstract board games.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    _add_game_arguments(play)
+    play.add_argument("--opponent", default="random", choices=("random", "human"),
+                      help="who plays the other seats: the computer (random for now) or people at this terminal")
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0-based (0 moves first)")
+    play.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
+    play.add_argument("--save", metavar="FILE", help="keep the game record in FILE, updated after every move")
+    play.add_argument("--resume", metavar="FILE", help="continue the game recorded in FILE")
+
+    replay = commands.add_parser("replay", help="step through a saved game record")
+    replay.add_argument("file", help="a record written by `save` or --save")
+    replay.add_argument("--all", action="store_true", help="print every position without waiting")
+
+    listing = commands.add_parser("games", help="list the games, their options and variants")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+
+    rules = commands.add_parser("rules", help="print a game's rules as implemented")
+    rules.add_argument("game", help=f"game id: {', '.join(game_ids())}")
+
+    bench = commands.add_parser("bench", help="measure random playouts per second (single-threaded)")
+    _add_game_arguments(bench)
+    bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default 3)")
+    bench.add_argument("--seed", type=int, default=1, help="seed for the random playouts")
+    bench.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    return parser
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps([_info_dict(i) for i in games()], indent=2))
+        return 0
+    for game_info in games():
+        players = "/".join(str(n) for n in game_info.players)
+        print(f"{game_info.id}: {game_info.name}, by {game_info.designer} ({game_info.year}), "
+              f"{players} players")
+        print(f"  {game_info.summary}")
+        for option in game_info.options:
+            notes = ", ".join(x for x in (option.ambiguity, "added rule" if option.added else None) if x)
+            print(f"  --option {option.name}=…  default {option.default!r}; {option.allowed}"
+                  + (f"  [{notes}]" if notes else ""))
+            print(f"      {option.help}")
+            for choice, text in option.choice_help.items():
+                print(f"        {choice}: {text}")
+        for variant in game_info.variants:
+            settings = ", ".join(f"{k}={v}" for k, v in variant.options.items())
+            print(f"  --variant {variant.name}: {variant.help} ({settings})")
+    return 0
+
+
+def _info_dict(game_info: GameInfo) -> dict[str, Any]:
+    return {
+        "id": game_info.id, "name": game_info.name, "designer": game_info.designer, "year": game_info.year,
+        "players": list(game_info.players), "rules_version": game_info.rules_version,
+        "perfect_information": game_info.perfect_information,
+        "options": [
+            {"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help,
+             "choices": list(o.choices), "ambiguity": o.ambiguity, "added": o.added}
+            for o in game_info.options
+        ],
+        "variants": [{"name": v.name, "options": dict(v.options), "help": v.help} for v in game_info.variants],
+    }
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from boardlab.docs import rules_text
+
+    print(rules_text(info(args.game).id))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from boardlab.bench import random_playout_bench
+
+    if args.seconds <= 0:
+        raise BoardlabError(f"--seconds {args.seconds}: accepted: a positive number")
+    options = parse_assignments(args.option or [])
+    result = random_playout_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant)
+    game = load(args.game, variant=args.variant, **options)
+    changed = ", ".join(f"{k}={v}" for k, v in game.changed_options.items()) or "default rules"
+    print(f"{game.name} ({changed}): random playouts, single-threaded, {result.seconds:.1f} s")
+    print(f"  playouts/s   {result.playouts_per_s:,.0f}")
+    print(f"  moves/s      {result.moves_per_s:,.0f}")
+    print(f"  mean length  {result.mean_length:.1f} plies")
+    scores = ", ".join(f"seat {seat} {score:.3f}" for seat, score in enumerate(result.mean_score))
+    print(f"  mean score   {scores} (seat 0 moves first)")
+    print(f"  load         {result.load_s:.2f} s (load the game and run one playout; compiles on a cold cache)")
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from boardlab.cli.play import run_play
+
+    return run_play(args)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from boardlab.cli.replay import run_replay
+
+    return run_replay(args)
+
+
+COMMANDS = {"games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except BoardlabError as error:
+        print(f"boardlab {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as other command-line tools do.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

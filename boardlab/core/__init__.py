@@ -1,0 +1,1 @@
+"""What every game shares: descriptions, options, states, moves, views, boards and kernels."""

@@ -1,0 +1,217 @@
+"""Game descriptions and the base class every game's Python face extends.
+
+A :class:`GameInfo` is a game's declarative metadata (OpenSpiel's ``GameType``, Abstract Play's
+``gameinfo``): id, name, designer, year, player counts, options, named variants, rules version.
+Tools read it without compiling any rules.
+
+A :class:`Game` is one game with its options fixed. It owns the compiled kernels and the *spec*
+(options and tables as an ``int64`` vector), and it is the factory for states:
+
+>>> import boardlab
+>>> game = boardlab.load("ndengrod", size=3, length=3)
+>>> game
+boardlab.load('ndengrod', size=3, length=3)
+>>> game.new_game().to_move
+0
+
+A game's face implements the abstract hooks below: its initial state vector, notation for moves
+and positions, and text rendering. Everything else (legal moves as whole turns, play, views,
+records, search) is generic and calls the kernels.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.options import Option, OptionValue, resolve_options
+from boardlab.errors import OptionError
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
+    from boardlab.core.view import View
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of options, for a rule set published elsewhere (Pentalath, Ludii's board…)."""
+
+    name: str
+    options: Mapping[str, OptionValue]
+    help: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once: every tool reads these fields instead of assuming."""
+
+    id: str
+    name: str
+    designer: str
+    year: int
+    players: tuple[int, ...]
+    options: tuple[Option, ...]
+    rules_version: str
+    summary: str
+    source: str
+    perfect_information: bool = True
+    variants: tuple[Variant, ...] = ()
+    end_reasons: Mapping[int, str] = field(default_factory=dict)
+
+    def option(self, name: str) -> Option:
+        """The declared option called ``name``."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise OptionError(
+            f"{self.id}: unknown option {name!r}; accepted: {', '.join(o.name for o in self.options)}"
+        )
+
+    def variant(self, name: str) -> Variant:
+        """The declared variant called ``name``."""
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        accepted = ", ".join(v.name for v in self.variants) or "none"
+        raise OptionError(f"{self.id}: unknown variant {name!r}; accepted: {accepted}")
+
+    @property
+    def defaults(self) -> dict[str, OptionValue]:
+        return {option.name: option.default for option in self.options}
+
+    def __repr__(self) -> str:
+        return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
+
+
+class Game(ABC):
+    """One game with its options fixed: the factory of its states.
+
+    Subclasses set ``info``, ``legal_kernel`` and ``apply_kernel`` (numba functions with the
+    signatures in :mod:`boardlab.core.kernel`) and implement the hooks.
+    """
+
+    info: ClassVar[GameInfo]
+    legal_kernel: ClassVar[Callable[..., int]]
+    apply_kernel: ClassVar[Callable[..., None]]
+
+    def __init__(self, **options: Any) -> None:
+        given = dict(options)
+        resolved = resolve_options(self.info.id, self.info.options, given)
+        self.check_options(resolved, given)
+        self.options: Mapping[str, OptionValue] = MappingProxyType(resolved)
+        self.spec: np.ndarray = self.build_spec()
+        self.spec.setflags(write=False)
+
+    # -- identity -------------------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def rules_version(self) -> str:
+        return self.info.rules_version
+
+    @property
+    def num_seats(self) -> int:
+        """Seats in a game with these options (Mynd's depends on ``players``)."""
+        return self.info.players[0]
+
+    @property
+    def changed_options(self) -> dict[str, OptionValue]:
+        """The options that differ from their defaults."""
+        defaults = self.info.defaults
+        return {k: v for k, v in self.options.items() if v != defaults[k]}
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.changed_options.items())
+        return f"boardlab.load({self.id!r}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self.id, dict(self.options)) == (other.id, dict(other.options))
+
+    def __hash__(self) -> int:
+        return hash((self.id, tuple(sorted(self.options.items()))))
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def new_game(self) -> State:
+        """The start position."""
+        from boardlab.core.state import State
+
+        return State(self, self.initial_data())
+
+    def from_text(self, text: str) -> State:
+        """The position written as ``text`` (the form :meth:`State.to_text` writes).
+
+        Malformed text raises :class:`boardlab.PositionError` saying what was expected.
+        """
+        from boardlab.core.state import State
+
+        return State(self, self.parse_position(text.strip()))
+
+    def seat_name(self, seat: int) -> str:
+        """What the rules call the player in ``seat`` at the start (a colour or a letter)."""
+        return f"seat {seat}"
+
+    def seat_label(self, data: np.ndarray, seat: int) -> str:
+        """What the player in ``seat`` is called in the position ``data`` (after a swap, say)."""
+        return self.seat_name(seat)
+
+    def end_reason_name(self, code: int) -> str:
+        return self.info.end_reasons.get(code, "win" if code == kernel.REASON_WIN else f"reason {code}")
+
+    # -- hooks each game implements -------------------------------------------------------------
+
+    def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:  # noqa: B027
+        """Check combinations of options and fill defaults that depend on others (in place)."""
+
+    @abstractmethod
+    def build_spec(self) -> np.ndarray:
+        """The ``int64`` spec vector the kernels read: options and precomputed tables."""
+
+    @abstractmethod
+    def initial_data(self) -> np.ndarray:
+        """The start position's state vector."""
+
+    @abstractmethod
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        """Canonical notation of the move made of ``path`` from the position ``data``."""
+
+    @abstractmethod
+    def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
+        """The kernel actions that ``text`` names in position ``data``.
+
+        Raise :class:`boardlab.InvalidMove` if the text is not in the notation at all; the caller
+        then checks legality (and asks :meth:`why_illegal` for the reason).
+        """
+
+    @abstractmethod
+    def position_text(self, data: np.ndarray) -> str:
+        """The position notation of ``data`` (without repetition history)."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> np.ndarray:
+        """The state vector that ``text`` describes; :class:`boardlab.PositionError` if malformed."""
+
+    @abstractmethod
+    def render(self, view: View) -> str:
+        """A text diagram of what ``view``'s seat may see."""
+
+    def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        """Why the move ``path`` is not legal in ``data`` (a sentence for people)."""
+        return "that move is not legal in this position"
+
+    def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
+        """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything."""
+        return data

@@ -1,0 +1,85 @@
+"""The contract between a game's numba rules and everything that searches or measures them.
+
+A game's position is one flat ``int64`` array, its *state vector*; its options and precomputed
+tables (neighbours, lines, hash keys) are another, its *spec*. Every game compiles two functions
+with exactly these signatures::
+
+    legal(state, spec, out) -> n      # writes the n legal actions for the decision owed now into out
+    apply(state, spec, action)        # plays one action, in place
+
+An *action* is one atomic decision, an ``int64``. A turn may take several (a capture chain), and a
+decision may be owed by a seat that is not "on turn" (a responder); the header says who decides next.
+
+The spec is read-only. The first ``HEADER`` fields of every state vector mean the same in every game, so generic search
+reads them without knowing the game:
+
+====================  =====================================================================
+``TO_MOVE``           seat that owes the next decision; ``-1`` once the game is over
+``PLY``               decisions made so far
+``MID_TURN``          1 while the current turn still needs decisions (multi-step turns)
+``END_REASON``        0 while playing; else a game-specific reason code (1 is a rules win)
+``SCORE + seat``      the result in half points once over: 2 win, 1 draw, 0 loss
+====================  =====================================================================
+
+The signatures are fixed (``FunctionType``) so that generic kernels taking game functions as
+arguments compile once and load from numba's on-disk cache on every later run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+TO_MOVE = 0
+PLY = 1
+MID_TURN = 2
+END_REASON = 3
+SCORE = 4
+MAX_SEATS = 4
+HEADER = SCORE + MAX_SEATS
+
+REASON_PLAYING = 0
+REASON_WIN = 1
+
+STATE = types.int64[::1]
+SPEC = types.Array(types.int64, 1, "C", readonly=True)
+LEGAL_SIG = types.int64(STATE, SPEC, STATE)
+APPLY_SIG = types.void(STATE, SPEC, types.int64)
+LEGAL_FN = types.FunctionType(LEGAL_SIG)
+APPLY_FN = types.FunctionType(APPLY_SIG)
+
+# Scratch space every game may use for move lists inside its own kernels.
+MAX_ACTIONS = 4096
+
+
+@njit(types.void(types.int64), cache=True)
+def seed_kernels(seed: int) -> None:
+    """Seed numba's random generator (used by playouts and search) for reproducible runs."""
+    np.random.seed(seed)
+
+
+@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, STATE), cache=True)
+def random_playout(legal, apply, state, spec, out):  # type: ignore[no-untyped-def]
+    """Play uniformly random actions on ``state`` (in place) until the game ends; return the plies."""
+    plies = 0
+    while state[TO_MOVE] >= 0:
+        n = legal(state, spec, out)
+        apply(state, spec, out[np.random.randint(n)])
+        plies += 1
+    return plies
+
+
+@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, types.int64, STATE), cache=True)
+def random_playouts(legal, apply, start, spec, count, tally):  # type: ignore[no-untyped-def]
+    """Run ``count`` random games from ``start``; add each seat's half points into ``tally``.
+
+    Returns the total number of actions played. ``start`` is not modified.
+    """
+    out = np.empty(MAX_ACTIONS, np.int64)
+    total = 0
+    for _ in range(count):
+        state = start.copy()
+        total += random_playout(legal, apply, state, spec, out)
+        for seat in range(MAX_SEATS):
+            tally[seat] += state[SCORE + seat]
+    return total

@@ -1,0 +1,31 @@
+"""Moves: one player's whole decision, with its canonical text.
+
+A :class:`Move` pairs the canonical notation (``str(move)``) with its ``path``, the kernel actions
+that make it up: one for a placement, several for a turn made of steps (a capture chain).
+Moves come from :meth:`boardlab.State.legal_moves` or :meth:`boardlab.Game.parse_move`; the repr
+pastes back into a test.
+
+>>> from boardlab import Move
+>>> Move("d3", (19,))
+Move('d3', (19,))
+>>> str(Move("d3", (19,)))
+'d3'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A move in canonical notation, with the kernel actions it consists of."""
+
+    text: str
+    path: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r}, {self.path!r})"

@@ -1,0 +1,55 @@
+"""The list of games: descriptions without compiling anything, and games loaded by id.
+
+>>> import boardlab
+>>> [info.id for info in boardlab.games()]
+['ndengrod']
+>>> boardlab.load("chess")
+Traceback (most recent call last):
+...
+boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from boardlab.core.game import Game, GameInfo
+from boardlab.errors import OptionError
+
+# id -> package. A game package exposes INFO (cheap) and game_class() (imports the kernels).
+_PACKAGES = {
+    "ndengrod": "boardlab.games.ndengrod",
+}
+
+
+def game_ids() -> list[str]:
+    return list(_PACKAGES)
+
+
+def _package(game_id: str) -> Any:
+    key = game_id.strip().lower() if isinstance(game_id, str) else game_id
+    if key not in _PACKAGES:
+        raise OptionError(f"unknown game {game_id!r}; accepted: {', '.join(_PACKAGES)}")
+    return importlib.import_module(_PACKAGES[key])
+
+
+def games() -> list[GameInfo]:
+    """Every game's description, in a fixed order."""
+    return [_package(game_id).INFO for game_id in _PACKAGES]
+
+
+def info(game_id: str) -> GameInfo:
+    """The description of one game."""
+    return _package(game_id).INFO
+
+
+def load(game_id: str, variant: str | None = None, **options: Any) -> Game:
+    """The game ``game_id`` with ``options`` (each checked; see ``boardlab.games()`` for what exists).
+
+    ``variant`` names a declared rule set (for Ndengrod: ``pentalath``); options given beside it win.
+    """
+    package = _package(game_id)
+    if variant is not None:
+        options = {**package.INFO.variant(variant).options, **options}
+    return package.game_class()(**options)

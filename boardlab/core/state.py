@@ -1,0 +1,213 @@
+"""The immutable game state: a thin wrapper over a game's state vector.
+
+>>> import boardlab
+>>> game = boardlab.load("ndengrod", size=3, length=3)
+>>> state = game.new_game()
+>>> after = state.play("b2")
+>>> state.ply, after.ply
+(0, 1)
+>>> after.last_move
+Move('b2', (4,))
+>>> [str(move) for move in after.history()]
+['b2']
+
+``play`` never changes the state it is called on; it returns the next one, which remembers its
+predecessor (for undo and records). Search code works on ``state.data`` with the kernels instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.move import Move
+from boardlab.errors import IllegalMove
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
+    from boardlab.core.view import View
+
+
+class State:
+    """A position of a game, with the moves that led to it."""
+
+    __slots__ = ("_data", "_game", "_legal", "_move", "_parent")
+
+    def __init__(
+        self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None
+    ) -> None:
+        data.setflags(write=False)
+        self._game = game
+        self._data = data
+        self._parent = parent
+        self._move = move
+        self._legal: list[Move] | None = None
+
+    # -- what the position is -------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def data(self) -> np.ndarray:
+        """The read-only state vector the kernels work on (copy it before applying actions)."""
+        return self._data
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat (0-based) that owes the next decision; ``None`` once the game is over."""
+        seat = int(self._data[kernel.TO_MOVE])
+        return None if seat < 0 else seat
+
+    @property
+    def ply(self) -> int:
+        """Decisions made since the start of the game."""
+        return int(self._data[kernel.PLY])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._data[kernel.TO_MOVE] < 0)
+
+    @property
+    def result(self) -> tuple[float, ...] | None:
+        """``None`` while playing; else one score per seat: 1 win, 0 loss, 0.5 draw."""
+        if not self.is_over:
+            return None
+        seats = self._game.num_seats
+        return tuple(float(self._data[kernel.SCORE + seat]) / 2 for seat in range(seats))
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended ("line", "repetition", …); ``None`` while playing."""
+        if not self.is_over:
+            return None
+        return self._game.end_reason_name(int(self._data[kernel.END_REASON]))
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the seat to move, as whole turns, in canonical order."""
+        if self._legal is None:
+            self._legal = self._enumerate_moves()
+        return list(self._legal)
+
+    def _enumerate_moves(self) -> list[Move]:
+        if self.is_over:
+            return []
+        game = self._game
+        out = np.empty(kernel.MAX_ACTIONS, np.int64)
+        paths: list[tuple[int, ...]] = []
+
+        def extend(data: np.ndarray, prefix: tuple[int, ...]) -> None:
+            count = game.legal_kernel(data, game.spec, out)
+            for action in sorted(out[:count].tolist()):
+                path = (*prefix, action)
+                after = data.copy()
+                game.apply_kernel(after, game.spec, action)
+                if after[kernel.MID_TURN] and after[kernel.TO_MOVE] == data[kernel.TO_MOVE]:
+                    extend(after, path)
+                else:
+                    paths.append(path)
+
+        extend(self._data.copy(), ())
+        return [Move(game.action_text(self._data, path), path) for path in paths]
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move that ``text`` names; :class:`boardlab.IllegalMove` saying why if none."""
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
+        path = self._game.parse_path(self._data, text.strip())
+        return self._canonical(Move(text.strip(), path))
+
+    def _canonical(self, move: Move) -> Move:
+        if self.is_over:
+            raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
+        for legal in self.legal_moves():
+            if legal.path == move.path:
+                return legal
+        raise IllegalMove(f"{move.text}: {self._game.why_illegal(self._data, move.path)}")
+
+    def play(self, move: Move | str) -> State:
+        """The state after ``move`` (a :class:`Move` or its text). This state is unchanged."""
+        move = self.parse_move(move) if isinstance(move, str) else self._canonical(move)
+        data = self._data.copy()
+        for action in move.path:
+            self._game.apply_kernel(data, self._game.spec, action)
+        return State(self._game, data, self, move)
+
+    # -- history --------------------------------------------------------------------------------
+
+    @property
+    def previous(self) -> State | None:
+        """The state before the last move (``None`` at the root)."""
+        return self._parent
+
+    @property
+    def last_move(self) -> Move | None:
+        return self._move
+
+    @property
+    def root(self) -> State:
+        """The state this line of play started from (usually the start position)."""
+        state = self
+        while state._parent is not None:
+            state = state._parent
+        return state
+
+    def history(self) -> list[Move]:
+        """The moves from :attr:`root` to here."""
+        moves: list[Move] = []
+        state: State | None = self
+        while state is not None and state._move is not None:
+            moves.append(state._move)
+            state = state._parent
+        return moves[::-1]
+
+    # -- views and text -------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (``None``: a spectator). Everything shown to anyone goes through here."""
+        from boardlab.core.view import View
+
+        return View(self, seat)
+
+    def to_text(self) -> str:
+        """Position notation (like FEN): ``game.from_text(state.to_text())`` gives this position back."""
+        return self._game.position_text(self._data)
+
+    def _describe_result(self) -> str:
+        result = self.result
+        if result is None:
+            return "in progress"
+        winners = [self.seat_label(seat) for seat, score in enumerate(result) if score == 1]
+        if winners:
+            return f"{' and '.join(winners)} won by {self.end_reason}"
+        return f"drawn by {self.end_reason}"
+
+    def describe(self) -> str:
+        """One line for people: whose turn it is, or how the game ended."""
+        if self.is_over:
+            return f"Game over: {self._describe_result()}."
+        assert self.to_move is not None
+        return f"{self.seat_label(self.to_move)} to move (seat {self.to_move}), ply {self.ply}."
+
+    def seat_label(self, seat: int) -> str:
+        """What the player in ``seat`` is called here (``"x"``; after a swap it may change)."""
+        return self._game.seat_label(self._data, seat)
+
+    def __str__(self) -> str:
+        return str(self.view(None))
+
+    def __repr__(self) -> str:
+        return f"{self._game!r}.from_text({self.to_text()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State) and self._game == other._game and self.to_text() == other.to_text()
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._game, self.to_text()))

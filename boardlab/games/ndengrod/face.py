@@ -1,0 +1,323 @@
+"""Ndengrod's Python face: options, pbmserv notation, position text and the text board.
+
+>>> import boardlab
+>>> game = boardlab.load("ndengrod", size=3, length=3)
+>>> print(game.new_game().play("b2").play("c3"))
+       1 2 3
+      / / / 4
+  a- . . . / 5
+ b- . x . . /
+c- . . o . .
+ d- . . . .
+  e- . . .
+
+Position text: the rows from the top, ``/``-separated, each as ``x``, ``o`` and counts of empty
+cells (as in FEN); the colour to move; the ply; then any of ``swapped``, ``passed`` (the last move
+was a pass) and ``end:<reason>``:
+
+>>> game.new_game().play("b2").to_text()
+'3/1x2/5/4/3 o 1'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.options import OptionValue
+from boardlab.core.topology import Topology, hex_layout, hex_trapezoid, hexhex
+from boardlab.core.view import View
+from boardlab.errors import InvalidMove, OptionError, PositionError
+from boardlab.games.ndengrod import INFO
+from boardlab.games.ndengrod import kernel as k
+
+COLOURS = "xo"
+_REPETITION = {"off": k.REPETITION_OFF, "draw": k.REPETITION_DRAW, "superko": k.REPETITION_SUPERKO}
+_WIN_CHECK = {"after_captures": k.WIN_AFTER_CAPTURES, "before_self_capture": k.WIN_BEFORE_SELF_CAPTURE}
+_END_TOKENS = {"line": k.REASON_LINE, "repetition": k.REASON_REPETITION, "ply-cap": k.REASON_PLY_CAP,
+               "passes": k.REASON_PASSES}
+_CELL = re.compile(r"([a-z])(\d{1,2})")
+
+
+class Ndengrod(Game):
+    """Ndengrod with its options fixed."""
+
+    info = INFO
+    legal_kernel = staticmethod(k.legal)
+    apply_kernel = staticmethod(k.apply)
+
+    def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
+        if resolved["board"] == "trapezoid" and "size" not in given:
+            resolved["size"] = 7
+        size = int(resolved["size"])
+        longest = 2 * size - 1
+        if int(resolved["length"]) > longest:
+            raise OptionError(
+                f"ndengrod: option length={resolved['length']} cannot be made on a board whose longest "
+                f"line has {longest} cells; accepted: an integer from 2 to {longest}"
+            )
+
+    # -- board and tables -----------------------------------------------------------------------
+
+    @property
+    def topology(self) -> Topology:
+        size = int(self.options["size"])
+        return hexhex(size) if self.options["board"] == "hexhex" else hex_trapezoid(size)
+
+    def build_spec(self) -> np.ndarray:
+        topology = self.topology
+        self._topology = topology
+        cells = topology.size
+        neigh_at = k.SPEC_HEADER
+        zobrist_at = neigh_at + 6 * cells
+        spec = np.zeros(zobrist_at + 2 * cells + 1, dtype=np.int64)
+        spec[k.S_CELLS] = cells
+        spec[k.S_LENGTH] = self.options["length"]
+        spec[k.S_SELF_CAPTURE] = self.options["self_capture"]
+        spec[k.S_SWAP] = self.options["swap"]
+        spec[k.S_REPETITION] = _REPETITION[str(self.options["repetition"])]
+        spec[k.S_PLY_CAP] = self.options["ply_cap"]
+        spec[k.S_WIN_CHECK] = _WIN_CHECK[str(self.options["win_check"])]
+        spec[k.S_NEIGH] = neigh_at
+        spec[neigh_at:zobrist_at] = topology.neighbours.ravel()
+        spec[k.S_ZOBRIST] = zobrist_at
+        rng = np.random.default_rng(0x6E646E67)  # fixed, so hashes are the same in every run
+        spec[zobrist_at:] = rng.integers(1, 2**62, size=2 * cells + 1, dtype=np.int64)
+        for field, start in k.layout(cells, int(self.options["ply_cap"])).items():
+            spec[field] = start
+        self._names = [f"{chr(ord('a') + row)}{diag + 1}" for row, diag in topology.coords]
+        self._cells = {name: cell for cell, name in enumerate(self._names)}
+        return spec
+
+    @property
+    def cells(self) -> int:
+        return len(self._names)
+
+    def cell_name(self, cell: int) -> str:
+        """pbmserv name of a cell index (``0`` is ``a1``)."""
+        return self._names[cell]
+
+    def cell_index(self, name: str) -> int | None:
+        return self._cells.get(name.strip().lower())
+
+    def seat_name(self, seat: int) -> str:
+        return COLOURS[seat]
+
+    def seat_label(self, data: np.ndarray, seat: int) -> str:
+        return COLOURS[seat ^ int(data[k.F_SWAPPED])]
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _blank(self) -> np.ndarray:
+        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+
+    def initial_data(self) -> np.ndarray:
+        data = self._blank()
+        k.rebuild(data, self.spec)
+        return data
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        if action == self.cells:
+            return "pass"
+        if action == self.cells + 1:
+            return "swap"
+        return self._names[action]
+
+    def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
+        word = text.strip().lower()
+        if word == "pass":
+            return (self.cells,)
+        if word == "swap":
+            return (self.cells + 1,)
+        cell = self.cell_index(word)
+        if cell is None:
+            first, last = self._names[0], self._names[-1]
+            if _CELL.fullmatch(word):
+                raise InvalidMove(f"{text!r}: no such cell on this board (cells run from {first} to {last})")
+            raise InvalidMove(
+                f"{text!r} is not a move; moves are a cell such as {first} or d3 (row letter, then the "
+                f"number of the / diagonal), 'pass' or 'swap'"
+            )
+        return (cell,)
+
+    def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        cells = self.cells
+        if action == cells:
+            return "passing is allowed only when no placement is legal"
+        if action == cells + 1:
+            if not self.options["swap"]:
+                return "swapping is not part of these rules (option swap=false)"
+            return "only the second player may swap, instead of their first placement"
+        if data[k.BOARD + action]:
+            return f"{self._names[action]} is occupied"
+        if not self.options["self_capture"]:
+            return (
+                f"a stone on {self._names[action]} would leave its group without freedom "
+                f"(option self_capture=false forbids that)"
+            )
+        return f"placing on {self._names[action]} would repeat an earlier position (superko)"
+
+    # -- position text --------------------------------------------------------------------------
+
+    def _rows(self) -> list[list[int]]:
+        rows: list[list[int]] = []
+        for cell, (row, _) in enumerate(self._topology.coords):
+            if row == len(rows):
+                rows.append([])
+            rows[row].append(cell)
+        return rows
+
+    def position_text(self, data: np.ndarray) -> str:
+        parts = []
+        for row in self._rows():
+            text, empty = "", 0
+            for cell in row:
+                stone = int(data[k.BOARD + cell])
+                if stone == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text, empty = text + str(empty), 0
+                text += COLOURS[stone - 1]
+            parts.append(text + (str(empty) if empty else ""))
+        fields = ["/".join(parts), COLOURS[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
+        if data[k.F_SWAPPED]:
+            fields.append("swapped")
+        if data[k.F_PASSES]:
+            fields.append("passed")
+        if data[kernel.TO_MOVE] < 0:
+            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
+            fields.append(f"end:{reason}")
+        return " ".join(fields)
+
+    def parse_position(self, text: str) -> np.ndarray:
+        form = "'<rows separated by /> <x|o to move> <ply> [swapped] [passed] [end:<reason>]'"
+        fields = text.split()
+        if len(fields) < 3:
+            raise PositionError(f"{text!r}: expected {form}")
+        board_text, colour_text, ply_text, *flags = fields
+        data = self._blank()
+        rows = self._rows()
+        row_texts = board_text.split("/")
+        if len(row_texts) != len(rows):
+            raise PositionError(f"{text!r}: the board has {len(rows)} rows, not {len(row_texts)}")
+        for letter, (row, row_text) in zip("abcdefghijklmnopqrstuvwxyz", zip(rows, row_texts, strict=True),
+                                           strict=False):
+            cells: list[int] = []
+            for token in re.findall(r"\d+|.", row_text):
+                if token.isdigit():
+                    cells.extend([0] * int(token))
+                elif token in COLOURS:
+                    cells.append(COLOURS.index(token) + 1)
+                else:
+                    raise PositionError(f"{text!r}: row {letter} has {token!r}; rows use x, o and digits")
+            if len(cells) != len(row):
+                raise PositionError(f"{text!r}: row {letter} has {len(cells)} cells, not {len(row)}")
+            for cell, stone in zip(row, cells, strict=True):
+                data[k.BOARD + cell] = stone
+        if colour_text not in COLOURS:
+            raise PositionError(f"{text!r}: the player to move is {colour_text!r}; expected x or o")
+        if not ply_text.isdigit():
+            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
+        ply = int(ply_text)
+        colour = COLOURS.index(colour_text)
+        data[k.F_COLOUR] = colour
+        data[kernel.PLY] = ply
+        data[k.F_HIST_START] = ply
+        end = None
+        for flag in flags:
+            if flag == "swapped" and self.options["swap"] and ply >= 2:
+                data[k.F_SWAPPED] = 1
+            elif flag == "passed" and not data[k.F_PASSES]:
+                data[k.F_PASSES] = 1
+            elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
+                end = _END_TOKENS[flag[4:]]
+            else:
+                raise PositionError(
+                    f"{text!r}: unexpected {flag!r}; after the ply come swapped (with swap=true, from ply 2),"
+                    f" passed, end:line, end:repetition, end:ply-cap or end:passes"
+                )
+        if ply > int(self.options["ply_cap"]) or (ply == int(self.options["ply_cap"]) and end is None):
+            raise PositionError(f"{text!r}: ply {ply} is past the ply cap {self.options['ply_cap']}")
+        k.rebuild(data, self.spec)
+        self._check_groups(data, text)
+        data[int(self.spec[k.S_HIST]) + ply] = data[k.F_HASH]
+        self._set_outcome(data, end, text)
+        return data
+
+    def _check_groups(self, data: np.ndarray, text: str) -> None:
+        probe = data.copy()
+        for cell in range(self.cells):
+            if probe[k.BOARD + cell] and k._flood(probe, self.spec, cell, -1) > 0:
+                raise PositionError(
+                    f"{text!r}: the group at {self._names[cell]} has no freedom, which no move leaves"
+                )
+
+    def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
+        colour = int(data[k.F_COLOUR])
+        lines = [c for c in (0, 1) if self._has_line(data, c)]
+        if end is None:
+            if lines:
+                raise PositionError(f"{text!r}: {COLOURS[lines[0]]} has a line, so the game is over")
+            data[kernel.TO_MOVE] = colour ^ int(data[k.F_SWAPPED])
+            return
+        mover = 1 - colour
+        if end == k.REASON_LINE:
+            if self.options["win_check"] == "after_captures" and lines != [mover]:
+                raise PositionError(f"{text!r}: end:line, but {COLOURS[mover]} (who moved last) has no line")
+            winner = mover ^ int(data[k.F_SWAPPED])
+        else:
+            if lines:
+                raise PositionError(f"{text!r}: {COLOURS[lines[0]]} has a line, so the game was not drawn")
+            winner = -1
+        k.finish(data, winner, end)
+
+    def _has_line(self, data: np.ndarray, colour: int) -> bool:
+        return any(
+            data[k.BOARD + cell] == colour + 1 and k.has_line(data, self.spec, cell)
+            for cell in range(self.cells)
+        )
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render(self, view: View) -> str:
+        """The board in the seed's style: row letters at the left, diagonal numbers above and right."""
+        data = view.data
+        topology = self._topology
+        layout = hex_layout(topology)
+        margin = 3
+        top_lines = 2
+        grid: dict[tuple[int, int], str] = {}
+
+        def put(line: int, column: int, text: str) -> None:
+            for i, char in enumerate(text):
+                grid[(line + top_lines, column + margin + i)] = char
+
+        first_in_row: dict[int, int] = {}
+        first_on_diag: dict[int, tuple[int, int]] = {}
+        for cell, ((row, diag), (line, column)) in enumerate(zip(topology.coords, layout, strict=True)):
+            stone = int(data[k.BOARD + cell])
+            put(line, column, "." if stone == 0 else COLOURS[stone - 1])
+            first_in_row.setdefault(row, column)
+            first_on_diag.setdefault(diag, (line, column))
+        for row, column in first_in_row.items():
+            put(row, column - 3, f"{chr(ord('a') + row)}-")
+        for diag, (line, column) in first_on_diag.items():
+            put(line - 1, column + 1, "/")
+            put(line - 2, column + 2, str(diag + 1))
+        lines = max(line for line, _ in grid) + 1
+        text_lines = []
+        for line in range(lines):
+            columns = [c for (ln, c) in grid if ln == line]
+            width = max(columns) + 1 if columns else 0
+            text_lines.append("".join(grid.get((line, c), " ") for c in range(width)).rstrip())
+        return "\n".join(text_lines)

@@ -1,0 +1,190 @@
+"""Game records: the source of truth for replay, undo, spectating, analytics and regression tests.
+
+A :class:`GameRecord` holds the game id, its rules version, every option, the players, the moves in
+canonical notation, the result, and dates, like a PGN header and move list. It is stored as JSON.
+Loading a record replays every move, so a record that loads is a game that happened:
+
+>>> import boardlab
+>>> from boardlab.records import GameRecord
+>>> state = boardlab.load("ndengrod", size=3, length=3).new_game().play("b2").play("a1")
+>>> record = GameRecord.from_state(state, players=["ann", "bob"])
+>>> record.moves
+['b2', 'a1']
+>>> again = boardlab.records.loads(boardlab.records.dumps(record))
+>>> again.replay() == state
+True
+>>> bad = boardlab.records.dumps(record).replace('"a1"', '"b2"')
+>>> boardlab.records.loads(bad)
+Traceback (most recent call last):
+...
+boardlab.errors.RecordError: move 2 ('b2'): b2: b2 is occupied
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+from boardlab.core.options import OptionValue
+from boardlab.core.registry import load as load_game
+from boardlab.core.state import State
+from boardlab.errors import BoardlabError, RecordError
+
+FORMAT = "boardlab-record/1"
+RULES_TERMINATION = "rules"
+
+
+def now() -> str:
+    """The current time as an ISO 8601 UTC string, as records store dates."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+@dataclass
+class GameRecord:
+    """One game: enough to replay it exactly.
+
+    ``start`` is the position text the game began from, if not the standard start. ``termination``
+    is ``"rules"`` when the rules ended the game (the result must then match the replay), or how it
+    ended otherwise (``"resignation"``, ``"abandoned"``…), in which case ``result`` stands as given.
+    """
+
+    game: str
+    rules_version: str
+    options: dict[str, OptionValue]
+    players: list[str]
+    moves: list[str]
+    result: list[float] | None = None
+    termination: str | None = None
+    start: str | None = None
+    seed: int | None = None
+    started: str | None = None
+    finished: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(
+        cls,
+        state: State,
+        players: list[str] | None = None,
+        seed: int | None = None,
+        started: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> GameRecord:
+        """The record of the moves that led to ``state`` (from its root position)."""
+        game = state.game
+        root = state.root
+        standard = root == game.new_game()
+        return cls(
+            game=game.id,
+            rules_version=game.rules_version,
+            options=dict(game.options),
+            players=list(players) if players else [game.seat_name(s) for s in range(game.num_seats)],
+            moves=[move.text for move in state.history()],
+            result=list(state.result) if state.result is not None else None,
+            termination=RULES_TERMINATION if state.is_over else None,
+            start=None if standard else root.to_text(),
+            seed=seed,
+            started=started,
+            finished=now() if state.is_over else None,
+            tags=dict(tags or {}),
+        )
+
+    def replay(self) -> State:
+        """Play the record's moves and return the final state; :class:`RecordError` if they fail."""
+        try:
+            game = load_game(self.game, **cast(dict[str, Any], self.options))
+        except BoardlabError as error:
+            raise RecordError(f"record options: {error}") from None
+        if self.rules_version != game.rules_version:
+            raise RecordError(
+                f"the record was made under {self.game} rules version {self.rules_version!r}; "
+                f"this boardlab implements version {game.rules_version!r}"
+            )
+        if len(self.players) != game.num_seats:
+            raise RecordError(f"the record names {len(self.players)} players; {self.game} has {game.num_seats}")
+        try:
+            state = game.from_text(self.start) if self.start else game.new_game()
+        except BoardlabError as error:
+            raise RecordError(f"start position: {error}") from None
+        for number, text in enumerate(self.moves, start=1):
+            try:
+                state = state.play(text)
+            except BoardlabError as error:
+                raise RecordError(f"move {number} ({text!r}): {error}") from None
+        self._check_result(state)
+        return state
+
+    def _check_result(self, state: State) -> None:
+        by_rules = self.termination in (None, RULES_TERMINATION)
+        if self.result is not None and len(self.result) != state.game.num_seats:
+            raise RecordError(f"the result {self.result} does not give one score per seat")
+        if not by_rules:
+            return
+        actual = list(state.result) if state.result is not None else None
+        if self.result is not None and actual != [float(x) for x in self.result]:
+            replayed = actual if actual is not None else "no result (the game is not over)"
+            raise RecordError(f"the record's result {self.result} does not match the replay: {replayed}")
+        if self.result is None and actual is not None:
+            raise RecordError(f"the moves end the game ({state.describe()}) but the record has no result")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": FORMAT, **asdict(self)}
+
+
+_FIELDS = {
+    "game": str, "rules_version": str, "options": dict, "players": list, "moves": list,
+}
+
+
+def from_dict(data: Any) -> GameRecord:
+    """A record from its JSON object, replayed to check it (:class:`RecordError` if it fails)."""
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise RecordError(f"unknown record format {data.get('format')!r}; accepted: {FORMAT}")
+    for name, kind in _FIELDS.items():
+        if not isinstance(data.get(name), kind):
+            raise RecordError(f"the record's {name!r} is missing or not a {kind.__name__}")
+    if not all(isinstance(move, str) for move in data["moves"]):
+        raise RecordError("the record's moves must all be strings in the game's notation")
+    known = {name for name in GameRecord.__dataclass_fields__}
+    extra = sorted(set(data) - known - {"format"})
+    if extra:
+        raise RecordError(f"unknown record field {extra[0]!r}; accepted: {', '.join(sorted(known))}")
+    record = GameRecord(**{name: value for name, value in data.items() if name != "format"})
+    record.replay()
+    return record
+
+
+def loads(text: str) -> GameRecord:
+    """Read a record from JSON text and replay it."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"not JSON: {error}") from None
+    return from_dict(data)
+
+
+def dumps(record: GameRecord) -> str:
+    """The record as JSON text."""
+    return json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def load(path: str | Path) -> GameRecord:
+    """Read and replay the record stored at ``path``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    return loads(text)
+
+
+def dump(record: GameRecord, path: str | Path) -> None:
+    """Write ``record`` to ``path`` atomically (a crash never leaves half a record)."""
+    target = Path(path)
+    temporary = target.with_name(target.name + ".tmp")
+    temporary.write_text(dumps(record), encoding="utf-8")
+    temporary.replace(target)

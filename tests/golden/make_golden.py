@@ -1,0 +1,56 @@
+"""Write the golden records in this folder: complete games replayed by tests/test_records.py.
+
+Run it only to add a game or after a deliberate rules change (bump the game's rules_version then):
+
+    python -m tests.golden.make_golden
+
+Each game is played by seeded random agents, after an optional scripted opening, so the files
+are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import boardlab
+from boardlab import records
+
+HERE = Path(__file__).parent
+
+# name, game, options, seed, start position text (or None), scripted opening moves
+GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
+    ("ndengrod-default", "ndengrod", {}, 132, None, []),
+    ("ndengrod-no-self-capture", "ndengrod", {"self_capture": False}, 2, None, []),
+    ("ndengrod-swap", "ndengrod", {"swap": True}, 3, None, ["e5", "swap"]),
+    ("ndengrod-pentalath", "ndengrod", {"self_capture": False, "swap": True, "board": "trapezoid"}, 4, None, []),
+    ("ndengrod-small-captures", "ndengrod", {"size": 3, "length": 4}, 155, None, []),
+    ("ndengrod-repetition", "ndengrod", {"size": 3}, 6, "1x1/xx2/5/2oo/1o1 x 10", ["e5", "a1", "e5", "a1"]),
+]
+
+
+def play(game_id: str, options: dict, seed: int, start: str | None, opening: list[str]) -> boardlab.State:
+    game = boardlab.load(game_id, **options)
+    state = game.from_text(start) if start else game.new_game()
+    for move in opening:
+        state = state.play(move)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def main() -> None:
+    for name, game_id, options, seed, start, opening in GAMES:
+        final = play(game_id, options, seed, start, opening)
+        record = records.GameRecord.from_state(
+            final, players=["random", "random"], seed=seed,
+            tags={"final_position": final.to_text(), "end_reason": str(final.end_reason)},
+        )
+        record.finished = None  # keep the files byte-identical between runs
+        records.dump(record, HERE / f"{name}.json")
+        print(f"{name}: {len(record.moves)} moves, {final.describe()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""The command line: play (scripted input), replay, games, rules, bench, and its error handling."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab import records
+from boardlab.ai import RandomAgent
+from boardlab.cli.main import main
+from boardlab.cli.play import PlaySession
+from boardlab.cli.replay import replay_session
+
+
+class Script:
+    """Feeds lines to a session as if typed; EOF when they run out. Collects what it writes."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.output: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.output.append(prompt)
+        try:
+            return next(self.lines)
+        except StopIteration:
+            raise EOFError from None
+
+    def write(self, text: str) -> None:
+        self.output.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.output)
+
+
+def session(lines: list[str], opponent: bool = True, **options: object) -> tuple[PlaySession, Script]:
+    script = Script(lines)
+    state = boardlab.load("ndengrod", **options).new_game()
+    agents = {1: RandomAgent(seed=1)} if opponent else {}
+    humans = {0} if opponent else {0, 1}
+    play = PlaySession(state, humans, agents, ["me", "random"], read=script.read, write=script.write)
+    return play, script
+
+
+def test_a_move_shows_the_board_the_last_move_and_whose_turn() -> None:
+    play, script = session(["d3", "quit"])
+    assert play.run() == 0
+    assert "Last move: x d3" in script.text
+    assert "x to move (seat 0), ply 2." in script.text
+    assert play.state.ply == 2 and play.state.history()[0].text == "d3"
+
+
+def test_illegal_and_malformed_entries_are_explained_and_asked_again() -> None:
+    play, script = session(["zz", "e5", "e5", "quit"], opponent=False)
+    play.run()
+    assert "Not played: 'zz' is not a move" in script.text
+    assert "Not played: e5: e5 is occupied" in script.text
+    assert play.state.ply == 1
+
+
+def test_moves_lists_the_legal_moves() -> None:
+    play, script = session(["moves", "quit"], size=2, length=3)
+    play.run()
+    assert "a1 a2 b1 b2 b3 c2 c3" in script.text
+
+
+def test_undo_takes_back_my_move_and_the_reply() -> None:
+    play, script = session(["d3", "undo", "undo", "quit"])
+    play.run()
+    assert play.state.ply == 0
+    assert "Took back to ply 0." in script.text
+    assert "Nothing to undo." in script.text
+
+
+def test_save_writes_a_record_that_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    play, script = session(["d3", f"save {path}", "quit"])
+    play.run()
+    record = records.load(path)
+    assert record.moves[0] == "d3" and len(record.moves) == 2
+    assert record.players == ["me", "random"]
+    assert "Left without saving" not in script.text
+
+
+def test_leaving_an_unsaved_game_says_so() -> None:
+    play, script = session(["d3"])  # then end of input
+    assert play.run() == 0
+    assert "Left without saving" in script.text
+
+
+def test_a_game_against_the_computer_plays_to_the_end() -> None:
+    moves = [f"{row}{n}" for row in "abcdefghi" for n in range(1, 10)]
+    play, script = session(moves * 3)
+    play.run()
+    assert play.state.is_over
+    assert "Game over:" in script.text
+
+
+def test_play_command_with_save_file_keeps_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "kept.json"
+    lines = iter(["e5", "help", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "ndengrod", "--seed", "4", "--save", str(path)]) == 0
+    record = records.load(path)
+    assert record.moves[0] == "e5" and len(record.moves) == 2
+    lines = iter(["moves", "quit"])
+    assert main(["play", "ndengrod", "--resume", str(path)]) == 0
+
+
+def test_replay_prints_every_position(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = boardlab.load("ndengrod", size=3).new_game().play("b2").play("c3")
+    path = tmp_path / "g.json"
+    records.dump(records.GameRecord.from_state(state), path)
+    assert main(["replay", str(path), "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "Ply 0 (start)" in out and "Ply 2 after c3" in out
+    assert out.count("a- .") == 3  # three boards
+
+
+def test_replay_steps_forwards_and_back() -> None:
+    state = boardlab.load("ndengrod", size=3).new_game().play("b2").play("c3")
+    script = Script(["", "", "", "b", "0", "x", "q"])
+    replay_session(records.GameRecord.from_state(state), step=True, read=script.read, write=script.write)
+    text = script.text
+    assert text.index("Ply 1 after b2") < text.index("Ply 2 after c3") < text.index("That was the last move.")
+    assert "Enter: next" in text
+
+
+def test_games_lists_options_with_defaults_and_ids(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "ndengrod: Ndengrod" in out
+    assert "--option self_capture=…  default True; true or false  [N1]" in out
+    assert "--variant pentalath" in out
+    assert main(["games", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing[0]["id"] == "ndengrod"
+    assert {o["name"] for o in listing[0]["options"]} >= {"size", "length", "self_capture", "swap", "board"}
+
+
+def test_rules_prints_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "ndengrod"]) == 0
+    assert "N1" in capsys.readouterr().out
+
+
+def test_bench_json_ends_with_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "ndengrod", "--seconds", "0.2", "--json", "-o", "size=3", "-o", "length=4"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert {"game", "options", "playouts_per_s", "moves_per_s", "mean_length"} <= set(figures)
+    assert figures["game"] == "ndengrod" and figures["options"]["size"] == 3
+    assert figures["playouts_per_s"] > 0 and figures["mean_length"] > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "chess"], "unknown game 'chess'; accepted: ndengrod"),
+    (["bench", "ndengrod", "-o", "size=0"], "size=0 is out of range"),
+    (["bench", "ndengrod", "-o", "size"], "not of the form name=value"),
+    (["rules", "go"], "unknown game 'go'"),
+    (["replay", "/nonexistent/game.json"], "cannot read"),
+])
+def test_bad_input_is_one_line_on_stderr_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_corrupt_record_is_refused_and_left_untouched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"game": "ndengrod", "moves": ["d3", "d3"]}')
+    before = path.read_text()
+    assert main(["replay", str(path)]) == 2
+    assert "missing or not a str" in capsys.readouterr().err
+    assert path.read_text() == before
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "boardlab", "games"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "ndengrod" in done.stdout

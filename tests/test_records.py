@@ -1,0 +1,103 @@
+"""Game records: JSON round trips, replay on load, and clear rejections of bad records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab import records
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def finished_game() -> boardlab.State:
+    state = boardlab.load("ndengrod").new_game()
+    for move in "d3 c5 g5 e3 c4 e5 d5 f4 e6 f5 f7 g7 g8".split():
+        state = state.play(move)
+    return state
+
+
+def record_dict(**changes: object) -> dict:
+    data = records.GameRecord.from_state(finished_game(), players=["ann", "bob"]).to_dict()
+    data.update(changes)
+    return data
+
+
+def test_a_record_holds_everything_needed_to_replay() -> None:
+    record = records.GameRecord.from_state(finished_game(), players=["ann", "bob"], seed=7)
+    assert record.game == "ndengrod"
+    assert record.rules_version == boardlab.info("ndengrod").rules_version
+    assert record.options["size"] == 5 and len(record.options) == len(boardlab.info("ndengrod").options)
+    assert record.moves[-1] == "g8" and len(record.moves) == 13
+    assert record.result == [1.0, 0.0] and record.termination == "rules"
+    assert record.start is None and record.seed == 7 and record.finished is not None
+
+
+def test_dump_and_load_through_a_file(tmp_path: Path) -> None:
+    record = records.GameRecord.from_state(finished_game(), players=["ann", "bob"])
+    path = tmp_path / "game.json"
+    records.dump(record, path)
+    loaded = records.load(path)
+    assert loaded == record
+    assert loaded.replay() == finished_game()
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_game_from_a_set_up_position_keeps_its_start() -> None:
+    game = boardlab.load("ndengrod", size=3)
+    state = game.from_text("1x1/xx2/5/2oo/1o1 x 10").play("c3")
+    record = records.GameRecord.from_state(state)
+    assert record.start == "1x1/xx2/5/2oo/1o1 x 10"
+    assert records.loads(records.dumps(record)).replay() == state
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"moves": ["d3", "d3"]}, r"move 2 \('d3'\): d3: d3 is occupied"),
+    ({"moves": ["d3", "zz"]}, r"move 2 \('zz'\): 'zz' is not a move"),
+    ({"result": [0.0, 1.0]}, r"result \[0.0, 1.0\] does not match the replay: \[1.0, 0.0\]"),
+    ({"result": None}, "the moves end the game .* but the record has no result"),
+    ({"rules_version": "0"}, "made under ndengrod rules version '0'; this boardlab implements version '1'"),
+    ({"options": {"size": 99}}, "record options: ndengrod: option size=99 is out of range"),
+    ({"game": "chess"}, "record options: unknown game 'chess'"),
+    ({"players": ["solo"]}, "names 1 players; ndengrod has 2"),
+    ({"format": "pgn"}, "unknown record format 'pgn'"),
+    ({"moves": "d3 c5"}, "'moves' is missing or not a list"),
+    ({"colour": "red"}, "unknown record field 'colour'"),
+    ({"start": "nonsense"}, "start position: 'nonsense': expected"),
+])
+def test_bad_records_are_rejected_with_the_reason(changes: dict, message: str) -> None:
+    with pytest.raises(boardlab.RecordError, match=message):
+        records.from_dict(record_dict(**changes))
+
+
+def test_a_result_by_resignation_stands_without_the_rules_ending_the_game() -> None:
+    data = record_dict(moves=["d3", "c5"], result=[0.0, 1.0], termination="resignation")
+    assert records.from_dict(data).result == [0.0, 1.0]
+
+
+def test_malformed_json_and_missing_files_are_record_errors(tmp_path: Path) -> None:
+    with pytest.raises(boardlab.RecordError, match="not JSON"):
+        records.loads("{moves: [")
+    with pytest.raises(boardlab.RecordError, match="a record is a JSON object"):
+        records.loads("[1, 2]")
+    with pytest.raises(boardlab.RecordError, match="cannot read"):
+        records.load(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.json")), ids=lambda p: p.stem)
+def test_golden_records_replay_to_their_recorded_end(path: Path) -> None:
+    """Complete games stored in tests/golden: any change to the rules that alters them fails here."""
+    record = records.load(path)
+    final = record.replay()
+    assert final.is_over
+    assert list(final.result or ()) == record.result
+    assert final.to_text() == record.tags["final_position"]
+    assert final.end_reason == record.tags["end_reason"]
+
+
+def test_there_are_golden_records_for_every_game() -> None:
+    stored = {json.loads(p.read_text())["game"] for p in GOLDEN.glob("*.json")}
+    assert stored >= {info.id for info in boardlab.games()}
