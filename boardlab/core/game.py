@@ -212,6 +212,10 @@ class Game(ABC):
         """Why the move ``path`` is not legal in ``data`` (a sentence for people)."""
         return "that move is not legal in this position"
 
+    def scores(self, data: np.ndarray) -> tuple[float, ...] | None:
+        """Raw per-seat scores where the game counts points (Mynd's territory); else ``None``."""
+        return None
+
     def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
         """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything."""
         return data

@@ -80,6 +80,11 @@ class State:
         return tuple(float(self._data[kernel.SCORE + seat]) / 2 for seat in range(seats))
 
     @property
+    def scores(self) -> tuple[float, ...] | None:
+        """Raw per-seat scores for games that count points (territory); ``None`` for the others."""
+        return self._game.scores(self._data)
+
+    @property
     def end_reason(self) -> str | None:
         """Why the game ended ("line", "repetition", …); ``None`` while playing."""
         if not self.is_over:

@@ -16,6 +16,9 @@ c- . . . . .
 
 Rows run ``—``, the ``/`` diagonals keep ``diagonal`` fixed, and the ``\\`` diagonals step row and
 diagonal together. Those are the three axes lines are counted along.
+
+Square boards use ``(row, column)`` with row 0 at the top; :data:`SQUARE_DIRECTIONS` lists the
+eight compass steps, orthogonal ones first, so the first four are the 4-neighbourhood.
 """
 
 from __future__ import annotations
@@ -27,6 +30,12 @@ import numpy as np
 # (d_row, d_diagonal) for the six hex directions; direction k and k + 3 are opposite.
 HEX_DIRECTIONS: tuple[tuple[int, int], ...] = ((0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0))
 HEX_AXES = 3
+
+# (d_row, d_column) on square boards, row 0 at the top: N, E, S, W, then NE, SE, SW, NW.
+# Direction k and (k + 2) % 4 (orthogonal) or 4 + (k - 4 + 2) % 4 (diagonal) are opposite.
+SQUARE_DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (-1, 0), (0, 1), (1, 0), (0, -1), (-1, 1), (1, 1), (1, -1), (-1, -1),
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +86,18 @@ def hex_trapezoid(side: int) -> Topology:
     """The top half of a hexhex of ``side``, middle row included (side 7: the 70-cell Pentalath board)."""
     coords = [(row, diag) for row in range(side) for diag in range(row + side)]
     return Topology.from_coords(f"trapezoid{side}", coords, HEX_DIRECTIONS)
+
+
+def square(height: int, width: int | None = None) -> Topology:
+    """A rectangle of ``height`` rows and ``width`` columns (default square), 8 directions.
+
+    >>> board = square(3)
+    >>> board.size, board.cell(1, 1), [int(n) for n in board.neighbours[board.cell(0, 0)]]
+    (9, 4, [-1, 1, 3, -1, -1, 4, -1, -1])
+    """
+    columns = height if width is None else width
+    coords = [(row, column) for row in range(height) for column in range(columns)]
+    return Topology.from_coords(f"square{height}x{columns}", coords, SQUARE_DIRECTIONS)
 
 
 def hex_layout(topology: Topology) -> list[tuple[int, int]]:
