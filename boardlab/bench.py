@@ -84,3 +84,31 @@ def random_playout_bench(
         mean_score=[round(float(tally[s]) / 2 / playouts, 4) for s in range(seats)],
         load_s=round(load_s, 3),
     )
+
+
+def mcts_bench(
+    game_id: str, options: dict[str, Any] | None = None, seconds: float = 3.0, seed: int = 1,
+    variant: str | None = None,
+) -> dict[str, Any]:
+    """MCTS iterations per second from the start position, single-threaded, after a warm-up.
+
+    Plain UCT with random playouts; the solver is off so that a small game cannot end the search early.
+    """
+    from boardlab.ai.mcts import MCTSAgent, SearchSettings
+
+    game = load(game_id, variant=variant, **(options or {}))
+    view = game.new_game().view(0)
+    MCTSAgent(SearchSettings(iterations=200, solver=False), seed=seed).analyse(view)
+    agent = MCTSAgent(SearchSettings(seconds=seconds, solver=False, reuse_tree=False), seed=seed)
+    analysis = agent.analyse(view)
+    best = analysis.candidates[0]
+    return {
+        "game": game.id,
+        "options": dict(game.options),
+        "seconds": round(agent.seconds_used, 3),
+        "iterations": agent.iterations_done,
+        "iterations_per_s": round(agent.iterations_done / agent.seconds_used, 1),
+        "nodes": agent.tree_size,
+        "best_move": best.move.text,
+        "best_visits": best.visits,
+    }

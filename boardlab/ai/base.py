@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
 
 from boardlab.core.move import Move
 from boardlab.core.view import View
-from boardlab.errors import OptionError
 
 
 @dataclass(frozen=True)
@@ -53,13 +51,8 @@ class Agent(ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-AGENTS = ("random",)
+def make_agent(kind: str, seed: int | None = None, seconds: float | None = None) -> Agent:
+    """An agent by name (``random``, ``level1`` … ``level5``, ``uct:…``); see :mod:`boardlab.ai.levels`."""
+    from boardlab.ai.levels import make_agent as make
 
-
-def make_agent(kind: str, seed: int | None = None, **settings: Any) -> Agent:
-    """An agent by name: ``random`` (the only one so far)."""
-    if kind == "random":
-        from boardlab.ai.random_agent import RandomAgent
-
-        return RandomAgent(seed=seed)
-    raise OptionError(f"unknown agent {kind!r}; accepted: {', '.join(AGENTS)}")
+    return make(kind, seed=seed, seconds=seconds)

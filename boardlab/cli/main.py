@@ -32,8 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a game in the terminal")
     _add_game_arguments(play)
-    play.add_argument("--opponent", default="random", choices=("random", "human"),
-                      help="who plays the other seats: the computer (random for now) or people at this terminal")
+    play.add_argument("--opponent", default="computer", metavar="WHO",
+                      help="who plays the other seats: computer (at --level), human (people at this keyboard), "
+                           "or an agent (random, level1…level5, uct:seconds=1)")
+    play.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="N",
+                      help="the computer's strength, 1 (beginner) to 5 (strongest in a few seconds); default 3")
     play.add_argument("--seat", type=int, default=0, help="your seat, 0-based (0 moves first)")
     play.add_argument("--seed", type=int, help="seed for the computer's choices (repeatable games)")
     play.add_argument("--save", metavar="FILE", help="keep the game record in FILE, updated after every move")
@@ -54,6 +57,19 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure (default 3)")
     bench.add_argument("--seed", type=int, default=1, help="seed for the random playouts")
     bench.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    bench.add_argument("--ai", action="store_true", help="measure MCTS iterations/s from the start position instead")
+
+    match = commands.add_parser("match", help="play many games between two agents and score them")
+    _add_game_arguments(match)
+    match.add_argument("agent_a", metavar="AGENT_A", help="random, level1…level5, or uct:setting=value,…")
+    match.add_argument("agent_b", metavar="AGENT_B", help="the opponent, in the same form")
+    match.add_argument("--games", type=int, default=20, help="games to play, seats alternating (default 20)")
+    match.add_argument("--seconds-per-move", type=float, metavar="S",
+                       help="give every searching agent S seconds a move (unless its spec sets seconds)")
+    match.add_argument("--workers", type=int, help="games in parallel (default: one per CPU core)")
+    match.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
+    match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
+    match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
     return parser
 
 
@@ -106,6 +122,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise BoardlabError(f"--seconds {args.seconds}: accepted: a positive number")
     options = parse_assignments(args.option or [])
+    if args.ai:
+        return _bench_ai(args, options)
     result = random_playout_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant)
     game = load(args.game, variant=args.variant, **options)
     changed = ", ".join(f"{k}={v}" for k, v in game.changed_options.items()) or "default rules"
@@ -116,6 +134,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
     scores = ", ".join(f"seat {seat} {score:.3f}" for seat, score in enumerate(result.mean_score))
     print(f"  mean score   {scores} (seat 0 moves first)")
     print(f"  load         {result.load_s:.2f} s (load the game and run one playout; compiles on a cold cache)")
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    return 0
+
+
+def _bench_ai(args: argparse.Namespace, options: dict[str, str]) -> int:
+    from boardlab.bench import mcts_bench
+
+    result = mcts_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant)
+    game = load(args.game, variant=args.variant, **options)
+    changed = ", ".join(f"{k}={v}" for k, v in game.changed_options.items()) or "default rules"
+    print(f"{game.name} ({changed}): MCTS (UCT, random playouts) from the start, single-threaded, "
+          f"{result['seconds']:.1f} s")
+    print(f"  iterations/s  {result['iterations_per_s']:,.0f}")
+    print(f"  iterations    {result['iterations']:,}; tree nodes {result['nodes']:,}")
+    print(f"  best move     {result['best_move']} ({result['best_visits']:,} visits)")
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from boardlab.cli.progress import match_progress
+    from boardlab.match import run_match
+
+    if args.games < 1:
+        raise BoardlabError(f"--games {args.games}: accepted: a positive number")
+    if args.seconds_per_move is not None and args.seconds_per_move <= 0:
+        raise BoardlabError(f"--seconds-per-move {args.seconds_per_move}: accepted: a positive number")
+    options: dict[str, Any] = dict(parse_assignments(args.option or []))
+    if args.variant:
+        options = {**info(args.game).variant(args.variant).options, **options}
+    with match_progress(args.games, args.agent_a, args.agent_b) as on_game:
+        result = run_match(args.game, options, args.agent_a, args.agent_b, args.games,
+                           seconds=args.seconds_per_move, workers=args.workers, seed=args.seed,
+                           save_dir=args.save, on_game=on_game)
+    print(result.summary())
+    if args.save:
+        print(f"Records of all {result.games} games are in {args.save}/")
     if args.json:
         print(json.dumps(result.to_dict()))
     return 0
@@ -133,7 +190,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(args)
 
 
-COMMANDS = {"games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay}
+COMMANDS = {
+    "games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay,
+    "match": cmd_match,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

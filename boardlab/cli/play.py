@@ -13,6 +13,10 @@ from collections.abc import Callable
 
 from boardlab import records
 from boardlab.ai.base import Agent, make_agent
+from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
+from boardlab.ai.mcts import MCTSAgent
+from boardlab.cli.progress import ThinkingLine
+from boardlab.core.move import Move
 from boardlab.core.options import parse_assignments
 from boardlab.core.registry import info, load
 from boardlab.core.state import State
@@ -22,6 +26,7 @@ HELP = """\
 Commands:
   <move>      play a move in the game's notation (for example d3)
   moves       list the legal moves
+  hint        the computer's three best moves for you, with its estimates
   board       show the board again
   undo        take back your last move (and the computer's reply)
   save FILE   write the game record to FILE (JSON; `boardlab replay FILE` shows it)
@@ -52,6 +57,7 @@ class PlaySession:
         self.write = write or print
         self.viewer = next(iter(humans)) if len(humans) == 1 else None
         self.started = started or records.now()
+        self.hinter: MCTSAgent | None = None
         self.saved: State | None = None
 
     def run(self) -> int:
@@ -59,7 +65,7 @@ class PlaySession:
         while True:
             seat = self.state.to_move
             if seat is not None and seat in self.agents:
-                move = self.agents[seat].choose(self.state.view(seat))
+                move = self.think(self.agents[seat], seat)
                 self.state = self.state.play(move)
                 self.autosave()
                 self.show()
@@ -85,6 +91,8 @@ class PlaySession:
             self.write(HELP)
         elif command == "moves":
             self.list_moves()
+        elif command == "hint":
+            self.hint()
         elif command == "board":
             self.show()
         elif command == "undo":
@@ -105,6 +113,30 @@ class PlaySession:
             return
         self.autosave()
         self.show()
+
+    def think(self, agent: Agent, seat: int) -> Move:
+        """The agent's move; a searching agent shows its progress if it takes over half a second."""
+        line = ThinkingLine()
+        if isinstance(agent, MCTSAgent):
+            agent.progress = line
+        try:
+            return agent.choose(self.state.view(seat))
+        finally:
+            line.clear()
+
+    def hint(self) -> None:
+        seat = self.state.to_move
+        if seat is None:
+            self.write("The game is over.")
+            return
+        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], name="hint")
+        self.hinter = helper
+        analysis = helper.analyse(self.state.view(seat))
+        lines = ["Hint (level 3 search):"]
+        for candidate in analysis.candidates[:3]:
+            value = "?" if candidate.value is None else f"{candidate.value:.0%}"
+            lines.append(f"  {candidate.move.text:<12} wins {value:>4} of {candidate.visits:,} playouts")
+        self.write("\n".join(lines))
 
     def list_moves(self) -> None:
         moves = " ".join(str(move) for move in self.state.legal_moves())
@@ -182,17 +214,18 @@ def run_play(args: argparse.Namespace) -> int:
     seats = game.num_seats
     if not 0 <= args.seat < seats:
         raise BoardlabError(f"--seat {args.seat}: accepted: 0 to {seats - 1}")
-    if args.opponent == "human":
+    opponent = f"level{args.level}" if args.opponent == "computer" else args.opponent
+    if opponent == "human":
         humans = set(range(seats))
         agents: dict[int, Agent] = {}
     else:
         humans = {args.seat}
         agents = {
-            seat: make_agent(args.opponent, seed=None if args.seed is None else args.seed + seat)
+            seat: make_agent(opponent, seed=None if args.seed is None else args.seed + seat)
             for seat in range(seats)
             if seat != args.seat
         }
     if not players:
-        players = ["human" if seat in humans else args.opponent for seat in range(seats)]
+        players = ["human" if seat in humans else opponent for seat in range(seats)]
     session = PlaySession(state, humans, agents, players, save_path=args.save or args.resume, started=started)
     return session.run()

@@ -216,6 +216,13 @@ class Game(ABC):
         """Raw per-seat scores where the game counts points (Mynd's territory); else ``None``."""
         return None
 
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with everything ``view`` shows, for search over hidden information.
+
+        Under perfect information the view hides nothing, so this is the view's own state.
+        """
+        return view.state
+
     def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
         """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything."""
         return data

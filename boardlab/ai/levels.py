@@ -1,0 +1,87 @@
+"""Agents by name: ``random``, ``level1`` … ``level5``, ``uct``, with settings after a colon.
+
+>>> agent = make_agent("level3")
+>>> agent.settings.iterations
+5000
+>>> make_agent("uct:seconds=0.5,exploration=1.0").settings.seconds
+0.5
+>>> make_agent("level9")
+Traceback (most recent call last):
+...
+boardlab.errors.OptionError: unknown agent 'level9'; accepted: random, level1, level2, level3, level4, level5, uct
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any
+
+from boardlab.ai.base import Agent
+from boardlab.ai.mcts import MCTSAgent, SearchSettings
+from boardlab.ai.random_agent import RandomAgent
+from boardlab.errors import OptionError
+
+# From a beginner's opponent (little search, some randomness) to the strongest search that fits in
+# a few seconds a move. Budgets are iterations where possible, so strength does not depend on the
+# machine; level 5 is timed.
+LEVELS: dict[int, SearchSettings] = {
+    1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False),
+    2: SearchSettings(iterations=1_000, temperature=0.25),
+    3: SearchSettings(iterations=5_000),
+    4: SearchSettings(iterations=40_000, seconds=2.0),
+    5: SearchSettings(seconds=4.0),
+}
+DEFAULT_LEVEL = 3
+NAMES = ("random", *(f"level{n}" for n in LEVELS), "uct")
+
+
+def _parse_settings(text: str, base: SearchSettings) -> SearchSettings:
+    known = {f.name: f.type for f in fields(SearchSettings)}
+    changes: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, value = item.partition("=")
+        if not sep or name not in known:
+            raise OptionError(f"agent setting {item!r}: accepted: {', '.join(f'{n}=…' for n in known)}")
+        changes[name] = _convert(name, value, known[name])
+    if "seconds" in changes and "iterations" not in changes:
+        changes["iterations"] = None  # a time budget given alone replaces the iteration budget
+    return replace(base, **changes)
+
+
+def _convert(name: str, value: str, kind: Any) -> Any:
+    text = str(kind)
+    try:
+        if "bool" in text:
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                raise ValueError(value)
+            return value.lower() in ("true", "1", "yes", "on")
+        if "float" in text:
+            return None if value.lower() == "none" else float(value)
+        if "int" in text:
+            return None if value.lower() == "none" else int(value)
+    except ValueError:
+        raise OptionError(f"agent setting {name}={value!r} is not a valid {text}") from None
+    return value
+
+
+def make_agent(spec: str, seed: int | None = None, seconds: float | None = None) -> Agent:
+    """The agent that ``spec`` names (``level3``, ``uct:seconds=1``, ``random``).
+
+    ``seconds`` (a match's ``--seconds-per-move``) gives searching agents that time a move instead
+    of their own budget, unless the spec sets ``seconds`` itself.
+    """
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "random":
+        if rest:
+            raise OptionError("the random agent takes no settings")
+        return RandomAgent(seed=seed)
+    if kind.startswith("level") and kind[5:].isdigit() and int(kind[5:]) in LEVELS:
+        base = LEVELS[int(kind[5:])]
+    elif kind == "uct":
+        base = SearchSettings(iterations=5_000)
+    else:
+        raise OptionError(f"unknown agent {spec!r}; accepted: {', '.join(NAMES)}")
+    if seconds is not None and "seconds=" not in rest:
+        base = replace(base, seconds=seconds, iterations=None)
+    return MCTSAgent(_parse_settings(rest, base), seed=seed, name=spec.strip())

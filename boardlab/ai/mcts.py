@@ -1,0 +1,363 @@
+"""MCTS agents: UCT with random playouts, MCTS-Solver, max-n or paranoid values, tree reuse.
+
+>>> import boardlab
+>>> from boardlab.ai.mcts import MCTSAgent, SearchSettings
+>>> state = boardlab.load("ndengrod", size=3, length=3).new_game()
+>>> agent = MCTSAgent(SearchSettings(iterations=500), seed=1)
+>>> agent.choose(state.view(0)) in state.legal_moves()
+True
+>>> analysis = agent.analyse(state.view(0))
+>>> sum(c.visits for c in analysis.candidates) >= 500
+True
+
+The search runs in numba (:mod:`boardlab.ai.mcts_kernel`); this module keeps the tree between
+calls, meets time budgets by running batches, turns a chain of actions into a whole :class:`Move`,
+and, for games of hidden information, searches over determinisations drawn from the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from boardlab.ai import mcts_kernel as mk
+from boardlab.ai.base import Agent, Analysis, Candidate
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.move import Move
+from boardlab.core.state import State
+from boardlab.core.view import View
+from boardlab.errors import BoardlabError, IllegalMove
+
+Progress = Callable[[int, float, Analysis], None]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How an MCTS agent searches. Give ``iterations``, ``seconds``, or both (whichever ends first)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    exploration: float = 0.7
+    solver: bool = True
+    paranoid: bool = False
+    reuse_tree: bool = True
+    temperature: float = 0.0  # 0: play the most visited move; >0: sample by visits^(1/temperature)
+    capacity: int = 0  # nodes; 0 sizes the tree from the budget
+    batch: int = 256  # iterations between clock reads and progress reports
+    determinizations_per_batch: int = 1
+
+    def budget(self) -> str:
+        parts = []
+        if self.iterations:
+            parts.append(f"{self.iterations} iterations")
+        if self.seconds:
+            parts.append(f"{self.seconds:g} s")
+        return " or ".join(parts) or "no budget"
+
+
+class Tree:
+    """The search tree's arrays, rooted at a state; kept between moves for reuse."""
+
+    def __init__(self, capacity: int) -> None:
+        self.nodes = np.zeros((capacity, mk.NODE_FIELDS), np.int64)
+        self.stats = np.zeros((capacity, mk.STAT_FIELDS), np.float64)
+        self.meta = np.zeros(mk.META_FIELDS, np.int64)
+        self.root_state: State | None = None
+
+    @property
+    def capacity(self) -> int:
+        return int(self.nodes.shape[0])
+
+    @property
+    def size(self) -> int:
+        return int(self.meta[mk.M_SIZE])
+
+    @property
+    def root(self) -> int:
+        return int(self.meta[mk.M_ROOT])
+
+    def reset(self, state: State) -> None:
+        self.meta[:] = 0
+        mk.new_node(self.nodes, self.stats, self.meta, -1, -1)
+        self.root_state = state
+
+    def advance(self, state: State) -> bool:
+        """Re-root at ``state`` if it follows the current root by moves the tree knows; else False."""
+        old = self.root_state
+        if old is None or old.game != state.game:
+            return False
+        before, now = old.history(), state.history()
+        if now[: len(before)] != before or old.root.to_text() != state.root.to_text():
+            return False
+        node = self.root
+        for move in now[len(before) :]:
+            for action in move.path:
+                node = self.child(node, action)
+                if node < 0:
+                    return False
+        self.meta[mk.M_ROOT] = node
+        self.root_state = state
+        return True
+
+    def child(self, node: int, action: int) -> int:
+        child = int(self.nodes[node, mk.FIRST_CHILD])
+        while child >= 0:
+            if self.nodes[child, mk.ACTION] == action:
+                return child
+            child = int(self.nodes[child, mk.NEXT_SIBLING])
+        return -1
+
+    def children(self, node: int) -> list[int]:
+        found = []
+        child = int(self.nodes[node, mk.FIRST_CHILD])
+        while child >= 0:
+            found.append(child)
+            child = int(self.nodes[child, mk.NEXT_SIBLING])
+        return found
+
+
+class MCTSAgent(Agent):
+    """UCT with random playouts, generic over every game's kernels."""
+
+    def __init__(self, settings: SearchSettings | None = None, seed: int | None = None, name: str = "mcts") -> None:
+        self.settings = settings or SearchSettings(iterations=10_000)
+        if not self.settings.iterations and not self.settings.seconds:
+            raise BoardlabError("an MCTS agent needs a budget: iterations, seconds, or both")
+        self.name = name
+        self._seed = seed if seed is not None else random.randrange(2**31)
+        self._rng = random.Random(self._seed)
+        self._seeded = False
+        self._tree: Tree | None = None
+        self.progress: Progress | None = None
+        self.iterations_done = 0
+        self.seconds_used = 0.0
+
+    # -- the Agent interface ------------------------------------------------------------------
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        if not moves:
+            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        if len(moves) == 1:
+            return moves[0]
+        analysis = self.analyse(view)
+        return self._pick(analysis)
+
+    def analyse(self, view: View, settings: SearchSettings | None = None) -> Analysis:
+        """Search from ``view`` and rank its moves (whole turns) by visits, best first."""
+        settings = settings or self.settings
+        if view.seat is None or view.seat != view.to_move:
+            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        self._seed_kernels()
+        if view.game.info.perfect_information:
+            return self._search_state(view.state, settings)
+        return self._search_information_set(view, settings)
+
+    # -- searching ----------------------------------------------------------------------------
+
+    def _seed_kernels(self) -> None:
+        if not self._seeded:
+            kernel.seed_kernels(self._seed)
+            self._seeded = True
+
+    def _params(self, game: Game, seat: int, settings: SearchSettings, infoset: bool) -> np.ndarray:
+        params = np.zeros(mk.PARAM_FIELDS, np.float64)
+        params[mk.P_EXPLORATION] = settings.exploration
+        params[mk.P_SOLVER] = float(settings.solver and game.num_seats == 2 and not infoset)
+        params[mk.P_PARANOID] = float(settings.paranoid)
+        params[mk.P_ROOT_SEAT] = seat
+        params[mk.P_INFOSET] = float(infoset)
+        params[mk.P_SEATS] = game.num_seats
+        return params
+
+    def _tree_for(self, state: State, settings: SearchSettings) -> Tree:
+        capacity = settings.capacity or _capacity_for(settings)
+        tree = self._tree
+        if tree is None or tree.capacity < capacity:
+            tree = self._tree = Tree(capacity)
+            tree.reset(state)
+        elif not (settings.reuse_tree and tree.advance(state)) or tree.size > 0.5 * tree.capacity:
+            tree.reset(state)
+        return tree
+
+    def _search_state(self, state: State, settings: SearchSettings) -> Analysis:
+        game = state.game
+        assert state.to_move is not None
+        tree = self._tree_for(state, settings)
+        params = self._params(game, state.to_move, settings, infoset=False)
+        data = state.data.copy()
+
+        def run(count: int) -> int:
+            return int(mk.search(game.legal_kernel, game.apply_kernel, data, game.spec,
+                                 tree.nodes, tree.stats, tree.meta, params, count))
+
+        self._run_budget(run, settings, lambda: self._analysis(tree, state))
+        return self._analysis(tree, state)
+
+    def _search_information_set(self, view: View, settings: SearchSettings) -> Analysis:
+        """Information-set MCTS: one tree over many determinisations, each drawn from the view alone."""
+        game = view.game
+        assert view.seat is not None
+        rng = np.random.default_rng(self._rng.randrange(2**63))
+        sample = game.determinize(view, rng)
+        tree = self._tree_for(sample, replace(settings, reuse_tree=False))
+        params = self._params(game, view.seat, settings, infoset=True)
+
+        def run(count: int) -> int:
+            nonlocal sample
+            done = 0
+            for _ in range(max(1, settings.determinizations_per_batch)):
+                sample = game.determinize(view, rng)
+                data = sample.data.copy()
+                share = max(1, count // max(1, settings.determinizations_per_batch))
+                done += int(mk.search(game.legal_kernel, game.apply_kernel, data, game.spec,
+                                      tree.nodes, tree.stats, tree.meta, params, share))
+            return done
+
+        self._run_budget(run, settings, lambda: self._analysis(tree, sample, view=view))
+        return self._analysis(tree, sample, view=view)
+
+    def _run_budget(self, run: Callable[[int], int], settings: SearchSettings,
+                    snapshot: Callable[[], Analysis]) -> int:
+        began = time.perf_counter()
+        total = 0
+        while True:
+            step = settings.batch
+            if settings.iterations:
+                step = min(step, settings.iterations - total)
+            done = run(step) if step > 0 else 0
+            total += done
+            elapsed = time.perf_counter() - began
+            if self.progress is not None:
+                self.progress(total, elapsed, snapshot())
+            if done < step or step <= 0:
+                break  # the tree is full, the root is proven, or the iterations are spent
+            if settings.seconds and elapsed >= settings.seconds:
+                break
+        self.iterations_done = total
+        self.seconds_used = time.perf_counter() - began
+        return total
+
+    @property
+    def tree_size(self) -> int:
+        """Nodes in the current tree (0 before the first search)."""
+        return self._tree.size if self._tree is not None else 0
+
+    # -- reading the tree ---------------------------------------------------------------------
+
+    def _analysis(self, tree: Tree, state: State, view: View | None = None) -> Analysis:
+        """Whole-turn candidates from the root: each first action, completed by its most visited line."""
+        nodes, stats = tree.nodes, tree.stats
+        seat = int(nodes[tree.root, mk.NODE_TO_MOVE])
+        legal = {move.path: move for move in (view.legal_moves() if view is not None else state.legal_moves())}
+        candidates = []
+        for child in tree.children(tree.root):
+            path, line, end = self._turn_from(tree, state, child)
+            move = legal.get(path)
+            if move is None:
+                continue
+            visits = int(stats[child, mk.VISITS])
+            value = _value(nodes, stats, end, seat)
+            candidates.append((self._rank(nodes, stats, child, seat), Candidate(move, visits, value), line))
+        candidates.sort(key=lambda item: item[0], reverse=True)
+        if not candidates:
+            return Analysis(())
+        best = candidates[0]
+        return Analysis(tuple(c for _, c, _ in candidates), (best[1].move, *best[2]))
+
+    @staticmethod
+    def _rank(nodes: np.ndarray, stats: np.ndarray, child: int, seat: int) -> tuple[int, float]:
+        proven = int(nodes[child, mk.PROVEN])
+        verdict = 1 if proven == seat else (-1 if proven >= 0 else 0)
+        return (verdict, float(stats[child, mk.VISITS]))
+
+    def _turn_from(self, tree: Tree, state: State, first: int) -> tuple[tuple[int, ...], list[Move], int]:
+        """The whole turn starting with ``first`` (following the most visited steps), and the line after it."""
+        game = state.game
+        data = state.data.copy()
+        seat = data[kernel.TO_MOVE]
+        node = first
+        path = [int(tree.nodes[node, mk.ACTION])]
+        game.apply_kernel(data, game.spec, path[-1])
+        while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == seat:
+            children = tree.children(node)
+            if not children:
+                path.extend(_complete_turn(game, data, seat))
+                return tuple(path), [], node
+            node = max(children, key=lambda c: tree.stats[c, mk.VISITS])
+            path.append(int(tree.nodes[node, mk.ACTION]))
+            game.apply_kernel(data, game.spec, path[-1])
+        line = self._principal_line(tree, node, State(game, data.copy())) if game.info.perfect_information else []
+        return tuple(path), line, node
+
+    def _principal_line(self, tree: Tree, node: int, state: State, limit: int = 12) -> list[Move]:
+        line: list[Move] = []
+        while len(line) < limit and not state.is_over:
+            children = tree.children(node)
+            if not children or tree.stats[max(children, key=lambda c: tree.stats[c, mk.VISITS]), mk.VISITS] < 2:
+                break
+            best = max(children, key=lambda c: tree.stats[c, mk.VISITS])
+            data = state.data.copy()
+            seat = data[kernel.TO_MOVE]
+            path = [int(tree.nodes[best, mk.ACTION])]
+            state.game.apply_kernel(data, state.game.spec, path[-1])
+            node = best
+            while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == seat:
+                kids = tree.children(node)
+                if not kids:
+                    return line
+                node = max(kids, key=lambda c: tree.stats[c, mk.VISITS])
+                path.append(int(tree.nodes[node, mk.ACTION]))
+                state.game.apply_kernel(data, state.game.spec, path[-1])
+            move = next((m for m in state.legal_moves() if m.path == tuple(path)), None)
+            if move is None:
+                break
+            line.append(move)
+            state = state.play(move)
+        return line
+
+    def _pick(self, analysis: Analysis) -> Move:
+        candidates = analysis.candidates
+        if self.settings.temperature <= 0 or len(candidates) == 1:
+            return candidates[0].move
+        weights = [max(c.visits, 1) ** (1.0 / self.settings.temperature) for c in candidates]
+        return self._rng.choices([c.move for c in candidates], weights=weights)[0]
+
+
+def _value(nodes: np.ndarray, stats: np.ndarray, node: int, seat: int) -> float | None:
+    proven = int(nodes[node, mk.PROVEN])
+    if proven == seat:
+        return 1.0
+    if proven == mk.DRAWN:
+        return 0.5
+    if proven >= 0:
+        return 0.0
+    visits = stats[node, mk.VISITS]
+    return float(stats[node, mk.VALUE + seat] / visits) if visits else None
+
+
+def _complete_turn(game: Game, data: np.ndarray, seat: int) -> list[int]:
+    """Finish a turn the tree never explored with the first legal steps (rare: tiny budgets)."""
+    out = np.empty(kernel.MAX_ACTIONS, np.int64)
+    path = []
+    while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == seat:
+        game.legal_kernel(data, game.spec, out)
+        path.append(int(out[0]))
+        game.apply_kernel(data, game.spec, int(out[0]))
+    return path
+
+
+def _capacity_for(settings: SearchSettings) -> int:
+    """Enough nodes for the budget (one node per iteration, plus reuse), within memory reason."""
+    wanted = 0
+    if settings.iterations:
+        wanted = settings.iterations
+    if settings.seconds:
+        wanted = max(wanted, int(settings.seconds * 150_000)) if not settings.iterations else min(
+            wanted, int(settings.seconds * 150_000))
+    return int(min(max(2 * wanted, 4096), 4_000_000))

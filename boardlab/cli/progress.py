@@ -1,0 +1,57 @@
+"""Progress displays: a match's running score, and the computer thinking during play."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+if TYPE_CHECKING:
+    from boardlab.ai.base import Analysis
+    from boardlab.match import GameOutcome, MatchResult
+
+
+@contextmanager
+def match_progress(games: int, agent_a: str, agent_b: str) -> Iterator[Callable[[MatchResult, GameOutcome], None]]:
+    """A progress bar on stderr with the running score; yields the per-game callback."""
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task(f"{agent_a} vs {agent_b}", total=games)
+
+        def on_game(result: MatchResult, outcome: GameOutcome) -> None:
+            progress.update(
+                task, advance=1,
+                description=f"{agent_a} {result.wins + result.draws / 2:g} – {agent_b} "
+                            f"{result.losses + result.draws / 2:g}",
+            )
+
+        yield on_game
+
+
+class ThinkingLine:
+    """Shows the computer's search while it takes more than ``delay`` seconds (a terminal only)."""
+
+    def __init__(self, stream: TextIO | None = None, delay: float = 0.5) -> None:
+        self.stream = stream or sys.stderr
+        self.delay = delay
+        self.shown = False
+
+    def __call__(self, iterations: int, seconds: float, analysis: Analysis) -> None:
+        if seconds < self.delay or not analysis.candidates or not self.stream.isatty():
+            return
+        best = analysis.candidates[0]
+        value = f" ({best.value:.0%})" if best.value is not None else ""
+        self.stream.write(f"\rthinking… {seconds:4.1f} s, {iterations:,} iterations, best {best.move}{value}   ")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 72 + "\r")
+            self.stream.flush()
+            self.shown = False

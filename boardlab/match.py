@@ -1,0 +1,169 @@
+"""Matches between agents: many games, seats alternating, run in parallel, scored with confidence.
+
+>>> from boardlab.match import run_match
+>>> result = run_match("ndengrod", {"size": 2, "length": 3}, "random", "random", games=4, workers=1)
+>>> result.wins + result.draws + result.losses
+4
+
+The score is agent A's: 1 for a win, ½ for a draw. ``elo`` is the rating difference that score
+implies. The 95% interval of the score is Wilson's (sound at 0% and 100%, conservative with draws),
+and the Elo interval is that interval converted.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from boardlab import records
+from boardlab.ai.levels import make_agent
+from boardlab.core.registry import load
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished game of a match, from agent A's side."""
+
+    index: int
+    seat_a: int
+    score_a: float  # A's result: 1 win, 0.5 draw, 0 loss (multi-seat: against B's best seat)
+    plies: int
+    record: dict[str, Any] = field(repr=False)
+
+
+@dataclass
+class MatchResult:
+    """The tally of a match, from agent A's side."""
+
+    game: str
+    options: dict[str, Any]
+    agent_a: str
+    agent_b: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    mean_plies: float = 0.0
+    score: float = 0.0
+    score_interval: tuple[float, float] = (0.0, 1.0)
+    elo: float = 0.0
+    elo_interval: tuple[float, float] = (-math.inf, math.inf)
+    scores: list[float] = field(default_factory=list, repr=False)
+
+    def add(self, outcome: GameOutcome) -> None:
+        self.scores.append(outcome.score_a)
+        self.games += 1
+        self.wins += outcome.score_a == 1.0
+        self.losses += outcome.score_a == 0.0
+        self.draws = self.games - self.wins - self.losses
+        self.mean_plies += (outcome.plies - self.mean_plies) / self.games
+        self.score = sum(self.scores) / self.games
+        self.score_interval = wilson(self.score, self.games)
+        self.elo = elo(self.score, self.games)
+        self.elo_interval = (elo(self.score_interval[0], self.games), elo(self.score_interval[1], self.games))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("scores")
+        return data
+
+    def summary(self) -> str:
+        lo, hi = self.score_interval
+        elo_lo, elo_hi = self.elo_interval
+        return (
+            f"{self.agent_a} vs {self.agent_b} at {self.game}: {self.games} games, "
+            f"+{self.wins} ={self.draws} -{self.losses}; score {self.score:.1%} "
+            f"(95% CI {lo:.1%}–{hi:.1%}); Elo {self.elo:+.0f} (95% CI {elo_lo:+.0f} to {elo_hi:+.0f}); "
+            f"mean length {self.mean_plies:.1f} plies"
+        )
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95% interval for a score fraction over ``games`` games.
+
+    >>> [round(x, 3) for x in wilson(1.0, 10)]
+    [0.722, 1.0]
+    """
+    n = max(games, 1)
+    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo(score: float, games: int) -> float:
+    """The Elo difference a score fraction implies (clamped so that 0% and 100% stay finite)."""
+    floor = 1.0 / (2 * max(games, 1))
+    p = min(max(score, floor), 1.0 - floor)
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+def play_one(game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, index: int,
+             seed: int, seconds: float | None) -> GameOutcome:
+    """Play game ``index`` of a match: A sits at seat ``index % seats``, B in every other seat."""
+    game = load(game_id, **options)
+    seats = game.num_seats
+    seat_a = index % seats
+    agents = {
+        seat: make_agent(spec_a if seat == seat_a else spec_b, seed=seed * 97 + seat, seconds=seconds)
+        for seat in range(seats)
+    }
+    state = game.new_game()
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state = state.play(agents[seat].choose(state.view(seat)))
+    result = state.result
+    assert result is not None
+    best_b = max(score for seat, score in enumerate(result) if seat != seat_a)
+    score_a = 1.0 if result[seat_a] > best_b else 0.0 if result[seat_a] < best_b else 0.5
+    players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
+    record = records.GameRecord.from_state(state, players=players, seed=seed, tags={"match_game": str(index)})
+    return GameOutcome(index, seat_a, score_a, state.ply, record.to_dict())
+
+
+def run_match(
+    game_id: str,
+    options: dict[str, Any],
+    agent_a: str,
+    agent_b: str,
+    games: int,
+    seconds: float | None = None,
+    workers: int | None = None,
+    seed: int = 1,
+    save_dir: str | Path | None = None,
+    on_game: Callable[[MatchResult, GameOutcome], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games between two agent specs and tally them (in parallel over the cores)."""
+    game = load(game_id, **options)  # checks the game and options before any worker starts
+    make_agent(agent_a)
+    make_agent(agent_b)
+    result = MatchResult(game.id, dict(game.options), agent_a, agent_b)
+    folder = Path(save_dir) if save_dir else None
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
+    jobs = [(game.id, dict(game.options), agent_a, agent_b, i, seed + i, seconds) for i in range(games)]
+
+    def finish(outcome: GameOutcome) -> None:
+        result.add(outcome)
+        if folder:
+            record = records.from_dict(outcome.record)
+            records.dump(record, folder / f"game-{outcome.index + 1:04d}.json")
+        if on_game:
+            on_game(result, outcome)
+
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or games <= 1:
+        for job in jobs:
+            finish(play_one(*job))
+        return result
+    with ProcessPoolExecutor(max_workers=min(workers, games), mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(play_one, *job) for job in jobs]
+        for future in as_completed(futures):
+            finish(future.result())
+    return result

@@ -1,0 +1,195 @@
+"""Agents: the MCTS kernel and agent, levels, matches, and their command-line faces."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab import records
+from boardlab.ai import RandomAgent, make_agent
+from boardlab.ai import mcts_kernel as mk
+from boardlab.ai.mcts import MCTSAgent, SearchSettings
+from boardlab.cli.main import main
+from boardlab.match import elo, run_match, wilson
+
+# x to move with four in a row (c4 d5 e6 f7): b3 or g8 wins at once.
+X_WINS_IN_ONE = "5/6/3x3/4x3/5x3/5x2/7/6/5 x 8"
+# o has e1–e4 and threatens e5; x has nothing: only e5 saves x.
+X_MUST_BLOCK = "x1x2/6/7/8/oooo5/8/7/6/x4 x 7"
+
+
+def ndengrod(**options: object) -> boardlab.Game:
+    return boardlab.load("ndengrod", **options)
+
+
+def test_mcts_plays_a_win_in_one_and_proves_it() -> None:
+    state = ndengrod().from_text(X_WINS_IN_ONE)
+    agent = MCTSAgent(SearchSettings(iterations=3000), seed=3)
+    analysis = agent.analyse(state.view(0))
+    assert analysis.best.text in ("b3", "g8")
+    assert analysis.candidates[0].value == 1.0  # proven by the solver
+    assert agent.iterations_done < 3000  # a proven root ends the search early
+    assert agent.choose(state.view(0)).text in ("b3", "g8")
+
+
+def test_mcts_blocks_the_only_defence() -> None:
+    state = ndengrod().from_text(X_MUST_BLOCK)
+    agent = MCTSAgent(SearchSettings(iterations=20_000), seed=5)
+    assert agent.choose(state.view(0)).text == "e5"
+
+
+def test_without_the_solver_mcts_still_finds_the_win_but_proves_nothing() -> None:
+    state = ndengrod().from_text(X_WINS_IN_ONE)
+    agent = MCTSAgent(SearchSettings(iterations=3000, solver=False), seed=3)
+    analysis = agent.analyse(state.view(0))
+    assert analysis.best.text in ("b3", "g8")
+    assert agent.iterations_done == 3000  # nothing proven, so the whole budget is spent
+
+
+def test_analysis_ranks_every_legal_move_with_visits_and_a_line() -> None:
+    state = ndengrod(size=3, length=4).new_game()
+    agent = MCTSAgent(SearchSettings(iterations=4000, solver=False), seed=1)
+    analysis = agent.analyse(state.view(0))
+    assert {c.move for c in analysis.candidates} == set(state.legal_moves())
+    visits = [c.visits for c in analysis.candidates]
+    assert visits == sorted(visits, reverse=True) and sum(visits) == 4000
+    assert analysis.principal_variation[0] == analysis.best
+    line = state
+    for move in analysis.principal_variation:  # the line is playable
+        line = line.play(move)
+
+
+def test_the_tree_is_reused_after_the_opponents_reply() -> None:
+    game = ndengrod()
+    agent = MCTSAgent(SearchSettings(iterations=5000), seed=2)
+    state = game.new_game()
+    mine = agent.choose(state.view(0))
+    tree = agent._tree
+    assert tree is not None
+    child = tree.child(tree.root, mine.path[0])
+    replies = sorted(tree.children(child), key=lambda c: -tree.stats[c, mk.VISITS])
+    reply_action = int(tree.nodes[replies[0], mk.ACTION])
+    known_visits = tree.stats[replies[0], mk.VISITS]
+    after = state.play(mine)
+    after = after.play(next(m for m in after.legal_moves() if m.path == (reply_action,)))
+    assert tree.advance(after)
+    assert tree.stats[tree.root, mk.VISITS] == known_visits > 0
+
+
+def test_a_tree_cannot_be_reused_for_an_unrelated_position() -> None:
+    game = ndengrod()
+    agent = MCTSAgent(SearchSettings(iterations=500), seed=2)
+    agent.choose(game.new_game().view(0))
+    assert agent._tree is not None
+    assert not agent._tree.advance(game.from_text(X_WINS_IN_ONE))
+
+
+def test_kernel_counts_visits_consistently() -> None:
+    game = ndengrod(size=3, length=4)
+    data = game.new_game().data.copy()
+    nodes = np.zeros((5000, mk.NODE_FIELDS), np.int64)
+    stats = np.zeros((5000, mk.STAT_FIELDS), np.float64)
+    meta = np.zeros(mk.META_FIELDS, np.int64)
+    mk.new_node(nodes, stats, meta, -1, -1)
+    params = np.zeros(mk.PARAM_FIELDS, np.float64)
+    params[mk.P_EXPLORATION], params[mk.P_SEATS] = 0.7, 2
+    done = mk.search(game.legal_kernel, game.apply_kernel, data, game.spec, nodes, stats, meta, params, 3000)
+    assert done == 3000 and meta[mk.M_SIZE] == 3001  # one new node per iteration
+    size = meta[mk.M_SIZE]
+    for node in range(size):  # a node's visits are its children's plus the one that stopped there
+        children = [c for c in range(size) if nodes[c, mk.PARENT] == node]
+        assert stats[node, mk.VISITS] - sum(stats[c, mk.VISITS] for c in children) in (0.0, 1.0)
+        # Two seats share each playout's point: values add up to the visits.
+        assert stats[node, mk.VALUE] + stats[node, mk.VALUE + 1] == pytest.approx(stats[node, mk.VISITS])
+    assert np.array_equal(data, game.new_game().data)  # the root state is not touched
+
+
+def test_a_full_tree_stops_the_search_without_error() -> None:
+    state = ndengrod().new_game()
+    agent = MCTSAgent(SearchSettings(iterations=10_000, capacity=300), seed=1)
+    assert agent.choose(state.view(0)) in state.legal_moves()
+    assert agent.iterations_done < 300
+
+
+def test_an_agent_only_moves_for_the_seat_on_turn() -> None:
+    state = ndengrod().new_game()
+    with pytest.raises(boardlab.IllegalMove, match="no decision to make"):
+        MCTSAgent(SearchSettings(iterations=10)).choose(state.view(1))
+    with pytest.raises(boardlab.IllegalMove, match="no decision to make"):
+        RandomAgent().choose(state.view(None))
+
+
+def test_levels_grow_from_a_little_random_search_to_a_timed_one() -> None:
+    budgets = [make_agent(f"level{n}").settings for n in range(1, 6)]  # type: ignore[attr-defined]
+    assert budgets[0].temperature > 0 and budgets[0].iterations == 100
+    assert [b.iterations for b in budgets[:3]] == [100, 1000, 5000]
+    assert budgets[4].seconds and not budgets[4].iterations
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("level0", "unknown agent 'level0'"),
+    ("alphazero", "unknown agent 'alphazero'; accepted: random, level1"),
+    ("uct:depth=3", "agent setting 'depth=3': accepted: iterations=…"),
+    ("uct:seconds=fast", "seconds='fast' is not a valid"),
+    ("random:seconds=1", "takes no settings"),
+])
+def test_bad_agent_names_say_what_is_accepted(spec: str, message: str) -> None:
+    with pytest.raises(boardlab.OptionError, match=message):
+        make_agent(spec)
+
+
+def test_a_match_time_budget_replaces_an_iteration_budget() -> None:
+    settings = make_agent("level3", seconds=0.5).settings  # type: ignore[attr-defined]
+    assert settings.seconds == 0.5 and settings.iterations is None
+    own = make_agent("level3:seconds=2", seconds=0.5).settings  # type: ignore[attr-defined]
+    assert own.seconds == 2.0 and own.iterations is None
+
+
+def test_match_tallies_alternate_seats_and_keep_records(tmp_path: Path) -> None:
+    result = run_match("ndengrod", {"size": 3, "length": 4}, "level2", "random", games=6, workers=2,
+                       save_dir=tmp_path)
+    assert result.games == 6 and result.wins + result.draws + result.losses == 6
+    saved = sorted(tmp_path.glob("game-*.json"))
+    assert len(saved) == 6
+    seats = [records.load(p).players.index("level2") for p in saved]
+    assert seats == [0, 1, 0, 1, 0, 1]
+    assert result.score >= 0.5  # a search of 1,000 playouts a move does not lose to random play
+
+
+def test_wilson_interval_and_elo() -> None:
+    lo, hi = wilson(0.5, 100)
+    assert lo == pytest.approx(0.404, abs=0.001) and hi == pytest.approx(0.596, abs=0.001)
+    assert elo(0.5, 10) == 0.0
+    assert elo(0.76, 100) == pytest.approx(200, abs=1)
+    assert elo(1.0, 10) == pytest.approx(-elo(0.0, 10))  # clamped, finite, symmetric
+
+
+def test_match_command_prints_a_summary_and_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code = main(["match", "ndengrod", "-o", "size=3", "-o", "length=4", "random", "random", "--games", "4",
+                 "--workers", "1", "--json", "--save", str(tmp_path)])
+    assert code == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert "random vs random at ndengrod: 4 games" in lines[0]
+    data = json.loads(lines[-1])
+    assert data["games"] == 4 and set(data) >= {"wins", "draws", "losses", "score_interval", "elo"}
+    assert len(list(tmp_path.glob("*.json"))) == 4
+
+
+def test_bench_ai_reports_iterations_per_second(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "ndengrod", "--ai", "--seconds", "0.3", "--json", "-o", "size=3"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert data["iterations_per_s"] > 0 and data["iterations"] > 0 and data["game"] == "ndengrod"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["match", "ndengrod", "level3", "chess"], "unknown agent 'chess'"),
+    (["match", "ndengrod", "random", "random", "--games", "0"], "--games 0: accepted: a positive number"),
+    (["play", "ndengrod", "--opponent", "grandmaster"], "unknown agent 'grandmaster'"),
+])
+def test_match_and_play_reject_bad_agents(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
