@@ -193,3 +193,51 @@ def test_bench_ai_reports_iterations_per_second(capsys: pytest.CaptureFixture[st
 def test_match_and_play_reject_bad_agents(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+class FakeTerminal:
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+
+def test_thinking_is_shown_only_after_half_a_second() -> None:
+    from boardlab.cli.progress import ThinkingLine
+
+    terminal = FakeTerminal()
+    line = ThinkingLine(terminal)  # type: ignore[arg-type]
+    state = ndengrod().new_game()
+    analysis = MCTSAgent(SearchSettings(iterations=300), seed=1).analyse(state.view(0))
+    line(300, 0.2, analysis)
+    assert terminal.text == ""
+    line(9000, 0.8, analysis)
+    assert "thinking…  0.8 s, 9,000 iterations, best" in terminal.text
+    line.clear()
+    assert terminal.text.endswith("\r")
+
+
+def test_hint_shows_three_moves_with_estimates(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = iter(["hint", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "ndengrod", "--level", "1", "--seed", "2", "-o", "size=3"]) == 0
+    out = capsys.readouterr().out
+    hint = out[out.index("Hint (level 3 search):"):].splitlines()[1:4]
+    assert len(hint) == 3 and all(" wins " in line and " playouts" in line for line in hint)
+
+
+def test_the_default_opponent_is_level_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    lines = iter(["b2", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    path = tmp_path / "g.json"
+    assert main(["play", "ndengrod", "-o", "size=3", "--save", str(path)]) == 0
+    assert records.load(path).players == ["human", "level3"]
