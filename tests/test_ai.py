@@ -97,7 +97,8 @@ def test_kernel_counts_visits_consistently() -> None:
     mk.new_node(nodes, stats, meta, -1, -1)
     params = np.zeros(mk.PARAM_FIELDS, np.float64)
     params[mk.P_EXPLORATION], params[mk.P_SEATS] = 0.7, 2
-    done = mk.search(game.legal_kernel, game.apply_kernel, data, game.spec, nodes, stats, meta, params, 3000)
+    done = mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
+                     nodes, stats, meta, params, 3000)
     assert done == 3000 and meta[mk.M_SIZE] == 3001  # one new node per iteration
     size = meta[mk.M_SIZE]
     for node in range(size):  # a node's visits are its children's plus the one that stopped there

@@ -50,6 +50,7 @@ class SearchSettings:
     capacity: int = 0  # nodes; 0 sizes the tree from the budget
     batch: int = 256  # iterations between clock reads and progress reports
     determinizations_per_batch: int = 1
+    cutoff: int = 0  # playout plies before the game's evaluation scores the position (0: play out)
 
     def budget(self) -> str:
         parts = []
@@ -173,6 +174,7 @@ class MCTSAgent(Agent):
         params[mk.P_ROOT_SEAT] = seat
         params[mk.P_INFOSET] = float(infoset)
         params[mk.P_SEATS] = game.num_seats
+        params[mk.P_CUTOFF] = settings.cutoff if game.has_evaluation else 0
         return params
 
     def _tree_for(self, state: State, settings: SearchSettings) -> Tree:
@@ -193,7 +195,7 @@ class MCTSAgent(Agent):
         data = state.data.copy()
 
         def run(count: int) -> int:
-            return int(mk.search(game.legal_kernel, game.apply_kernel, data, game.spec,
+            return int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
                                  tree.nodes, tree.stats, tree.meta, params, count))
 
         self._run_budget(run, settings, lambda: self._analysis(tree, state))
@@ -215,8 +217,8 @@ class MCTSAgent(Agent):
                 sample = game.determinize(view, rng)
                 data = sample.data.copy()
                 share = max(1, count // max(1, settings.determinizations_per_batch))
-                done += int(mk.search(game.legal_kernel, game.apply_kernel, data, game.spec,
-                                      tree.nodes, tree.stats, tree.meta, params, share))
+                done += int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data,
+                                      game.spec, tree.nodes, tree.stats, tree.meta, params, share))
             return done
 
         self._run_budget(run, settings, lambda: self._analysis(tree, sample, view=view))

@@ -30,6 +30,7 @@ from numba import njit, types
 
 from boardlab.core.kernel import (
     APPLY_FN,
+    EVALUATE_FN,
     LEGAL_FN,
     MAX_ACTIONS,
     MAX_SEATS,
@@ -37,7 +38,7 @@ from boardlab.core.kernel import (
     SPEC,
     STATE,
     TO_MOVE,
-    random_playout,
+    random_playout_limited,
 )
 
 PARENT = 0
@@ -67,7 +68,8 @@ P_PARANOID = 2
 P_ROOT_SEAT = 3
 P_INFOSET = 4
 P_SEATS = 5
-PARAM_FIELDS = 6
+P_CUTOFF = 6
+PARAM_FIELDS = 7
 
 NONE = -1
 UNSEEN = -2
@@ -225,13 +227,19 @@ def _untried_infoset(nodes, node, mark, stamp, out, count):  # type: ignore[no-u
     return chosen
 
 
-@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, NODES, STATS, VECTOR, PARAMS, types.int64), cache=True)
-def search(legal, apply, root_state, spec, nodes, stats, meta, params, iterations):  # type: ignore[no-untyped-def]
+@njit(
+    types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, NODES, STATS, VECTOR, PARAMS, types.int64),
+    cache=True,
+)
+def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params, iterations):  # type: ignore[no-untyped-def]
     """Run up to ``iterations`` iterations from ``meta[M_ROOT]``, whose state is ``root_state``.
 
-    Returns how many ran: fewer once the tree is full or the root is proven.
+    Playouts are random; with ``params[P_CUTOFF] > 0`` they stop after that many plies and the
+    game's ``evaluate`` scores the position instead. Returns how many iterations ran: fewer once
+    the tree is full or the root is proven.
     """
     seats = np.int64(params[P_SEATS])
+    cutoff = np.int64(params[P_CUTOFF])
     solver = params[P_SOLVER] > 0
     infoset = params[P_INFOSET] > 0
     state = np.empty_like(root_state)
@@ -294,9 +302,12 @@ def search(legal, apply, root_state, spec, nodes, stats, meta, params, iteration
         if full:
             break
         if state[TO_MOVE] >= 0:
-            random_playout(legal, apply, state, spec, out)
-        for seat in range(seats):
-            reward[seat] = state[SCORE + seat] / 2.0
+            random_playout_limited(legal, apply, state, spec, out, cutoff)
+        if state[TO_MOVE] >= 0:
+            evaluate(state, spec, reward)
+        else:
+            for seat in range(seats):
+                reward[seat] = state[SCORE + seat] / 2.0
         for level in range(depth, -1, -1):
             n = path[level]
             stats[n, VISITS] += 1.0

@@ -99,6 +99,9 @@ class Game(ABC):
     info: ClassVar[GameInfo]
     legal_kernel: ClassVar[Callable[..., int]]
     apply_kernel: ClassVar[Callable[..., None]]
+    # A game with a heuristic evaluation (for search cut-offs) overrides this.
+    evaluate_kernel: ClassVar[Callable[..., None]] = staticmethod(kernel.neutral_evaluation)
+    has_evaluation: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)

@@ -7,6 +7,10 @@ with exactly these signatures::
     legal(state, spec, out) -> n      # writes the n legal actions for the decision owed now into out
     apply(state, spec, action)        # plays one action, in place
 
+and may add a third, for search in games whose random playouts say little::
+
+    evaluate(state, spec, values)     # writes each seat's chances, in [0, 1], into values
+
 An *action* is one atomic decision, an ``int64``. A turn may take several (a capture chain), and a
 decision may be owed by a seat that is not "on turn" (a responder); the header says who decides next.
 
@@ -47,6 +51,9 @@ LEGAL_SIG = types.int64(STATE, SPEC, STATE)
 APPLY_SIG = types.void(STATE, SPEC, types.int64)
 LEGAL_FN = types.FunctionType(LEGAL_SIG)
 APPLY_FN = types.FunctionType(APPLY_SIG)
+VALUES = types.float64[::1]
+EVALUATE_SIG = types.void(STATE, SPEC, VALUES)
+EVALUATE_FN = types.FunctionType(EVALUATE_SIG)
 
 # Scratch space every game may use for move lists inside its own kernels.
 MAX_ACTIONS = 4096
@@ -63,6 +70,23 @@ def random_playout(legal, apply, state, spec, out):  # type: ignore[no-untyped-d
     """Play uniformly random actions on ``state`` (in place) until the game ends; return the plies."""
     plies = 0
     while state[TO_MOVE] >= 0:
+        n = legal(state, spec, out)
+        apply(state, spec, out[np.random.randint(n)])
+        plies += 1
+    return plies
+
+
+@njit(EVALUATE_SIG, cache=True)
+def neutral_evaluation(state, spec, values):  # type: ignore[no-untyped-def]
+    """The evaluation of a game that has none: every seat's chances are even."""
+    values[:] = 0.5
+
+
+@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, STATE, types.int64), cache=True)
+def random_playout_limited(legal, apply, state, spec, out, limit):  # type: ignore[no-untyped-def]
+    """Like :func:`random_playout`, but stop after ``limit`` plies (``0``: no limit)."""
+    plies = 0
+    while state[TO_MOVE] >= 0 and (limit == 0 or plies < limit):
         n = legal(state, spec, out)
         apply(state, spec, out[np.random.randint(n)])
         plies += 1
