@@ -198,6 +198,11 @@ def _age(state, spec, piece):  # type: ignore[no-untyped-def]
     Returns whether the piece was removed.
     """
     life = state[P_LIFE + piece]
+    if life > 1:  # the common case: only the life-span key changes
+        keys = spec[S_KEYS_LIFE] + (LIFE + 1) * (2 * state[P_CELL + piece] + piece // SLOTS)
+        state[F_HASH] ^= spec[keys + life] ^ spec[keys + life - 1]
+        state[P_LIFE + piece] = life - 1
+        return False
     if life > 0:
         life -= 1
     level = state[P_LEVEL + piece]
