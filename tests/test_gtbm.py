@@ -368,3 +368,26 @@ def test_repr_pastes_back() -> None:
     state = gtbm(size=4).new_game().play("b1-c2")
     assert repr(state) == "boardlab.load('gtbm', size=4).from_text('WWWW/4/2B1/B1BB w 1 1')"
     assert eval(repr(state), {"boardlab": boardlab}) == state
+
+
+# -- terminal play --------------------------------------------------------------------------------
+
+
+def test_a_terminal_game_against_the_computer() -> None:
+    from boardlab.ai import RandomAgent
+    from boardlab.cli.play import PlaySession
+
+    typed = iter(["C1 D2", "d2-e3x", "quit"])
+    shown: list[str] = []
+
+    def read(prompt: str) -> str:
+        shown.append(prompt)
+        return next(typed)
+
+    session = PlaySession(gtbm().new_game(), {0}, {1: RandomAgent(seed=1)}, ["me", "random"],
+                          read=read, write=shown.append)
+    assert session.run() == 0
+    text = "\n".join(shown)
+    assert "Last move: Black c1-d2" in text and "Last move: White " in text
+    assert "Not played: d2-e3x: d2-e3 captures nothing; write d2-e3" in text
+    assert "Black> " in shown and session.state.ply == 2

@@ -411,3 +411,39 @@ def test_repr_pastes_back() -> None:
     state = horsmeier(ply_cap=100).new_game().play("f5-f6")
     assert repr(state).startswith("boardlab.load('horsmeier', ply_cap=100).from_text('1,1b11,")
     assert eval(repr(state), {"boardlab": boardlab}) == state
+
+
+def test_under_the_band_rule_no_piece_is_stronger_than_its_row() -> None:
+    # rules-notes §6.4: every strength-n piece starts on own-side row n; an upgrade needs row 2n,
+    # a retreat below n degrades, expiry only lowers strength: so n <= own-side row always.
+    import random
+
+    game = horsmeier()
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_game()
+        while not state.is_over:
+            for square, piece in pieces(state).items():
+                row = int(square[1:]) if piece[1] == "w" else 12 - int(square[1:])
+                assert int(piece[0]) <= row, f"{piece} on {square} at ply {state.ply}"
+            state = state.play(rng.choice(state.legal_moves()))
+
+
+def test_a_terminal_game_shows_strengths_and_life_spans() -> None:
+    from boardlab.ai import RandomAgent
+    from boardlab.cli.play import PlaySession
+
+    typed = iter(["f5n", "pass", "quit"])
+    shown: list[str] = []
+
+    def read(prompt: str) -> str:
+        shown.append(prompt)
+        return next(typed)
+
+    session = PlaySession(horsmeier().new_game(), {0}, {1: RandomAgent(seed=1)}, ["me", "random"],
+                          read=read, write=shown.append)
+    assert session.run() == 0
+    text = "\n".join(shown)
+    assert "Last move: White f5-f6" in text and "|5w11|" in text and "|3w10|" in text
+    assert "Not played: pass: passing is allowed only when no move is legal" in text
+    assert "White> " in shown and session.state.ply == 2
