@@ -26,6 +26,19 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("ndengrod-pentalath", "ndengrod", {"self_capture": False, "swap": True, "board": "trapezoid"}, 4, None, []),
     ("ndengrod-small-captures", "ndengrod", {"size": 3, "length": 4}, 155, None, []),
     ("ndengrod-repetition", "ndengrod", {"size": 3}, 6, "1x1/xx2/5/2oo/1o1 x 10", ["e5", "a1", "e5", "a1"]),
+    ("gtbm-default", "gtbm", {}, 1, None, ["c1-d2", "f8-e7", "d2-e3", "e7-d6"]),
+    ("gtbm-small", "gtbm", {"size": 4}, 1, None, []),
+    ("gtbm-small-repetition", "gtbm", {"size": 4}, 3, None, []),
+    ("gtbm-mandatory-column", "gtbm", {"mandatory_capture": True, "capture_reach": "column"}, 4, None, []),
+    ("gtbm-diagonal-most-pieces", "gtbm", {"size": 6, "capture_reach": "diagonal_also",
+                                           "cap_adjudication": "most_pieces"}, 2, None, []),
+    ("horsmeier-default", "horsmeier", {}, 1, None, []),
+    ("horsmeier-ply-cap", "horsmeier", {}, 4, None, []),
+    ("horsmeier-since-last-change", "horsmeier", {"upgrade_rule": "since_last_change",
+                                                  "expiry_rule": "degrade_each_turn"}, 10, None, []),
+    ("horsmeier-black-first", "horsmeier", {"first_player": "black", "no_move_rule": "lose",
+                                            "own_sum": "piece_only"}, 1, None, []),
+    ("horsmeier-stuck", "horsmeier", {}, 3, "11/10,1b11/1w2,9,1b11/10,1b11/11/11/11/11/11/11/11 w 10", []),
 ]
 
 

@@ -1,0 +1,81 @@
+"""Get thee behind me… (GTBM), by Mike Reddy (2013), a #1GAM game for a draughts board.
+
+Source: seed ``000`` (the blog post "Two #1GAM board games – 'Mynd' and 'Get thee behind me…'",
+January 2013), first part; every ambiguity is discussed under its ID in ``rules-notes.md`` §1, and
+``docs/rules/gtbm.md`` states the rules as implemented.
+
+Rules (defaults are the seed's):
+
+- Two players, Black and White, on an 8×8 board (option ``size``: any even N from 4 to 26, N pieces
+  each; the seed allows 16×16). Each starts with a full home row: Black on rank 1 at the bottom,
+  White on rank N at the top. Black moves first (G7).
+- A move is one step onto an empty square: diagonally forward-left or forward-right, or straight
+  back (G2). Nothing jumps and nothing is promoted: on the far row a piece can only step back (G4).
+- A diagonal step that lands directly behind an enemy piece, i.e. the enemy stands beside the start
+  square on the side the mover steps toward, removes it (G1); a straight-back step never captures
+  ("no backstabbing"). Options: ``capture_reach=column`` and ``diagonal_also`` read the capture wider;
+  ``mandatory_capture`` makes taking compulsory (G3).
+- The player to move who has no legal move (having no pieces included) loses if the opponent could
+  move, else the game is drawn (G5; ``stuck_check`` for the alternative reading).
+- Added rules (G6), not in the seed: threefold repetition draws; so do ``no_capture_limit`` plies in a
+  row without a capture (``cap_adjudication=most_pieces``: the player with more pieces wins then).
+
+Notation: squares as in chess (files ``a``… from Black's left, ranks ``1``… from Black's side); a
+move ``c3-d4``, a capture ``c3-d4xd3`` (naming the square of the piece taken).
+"""
+
+from __future__ import annotations
+
+from boardlab.core.game import Game, GameInfo, Variant
+from boardlab.core.options import Option
+
+INFO = GameInfo(
+    id="gtbm",
+    name="Get thee behind me…",
+    designer="Mike Reddy",
+    year=2013,
+    players=(2,),
+    rules_version="1",
+    summary="Step diagonally forward or straight back; get behind an enemy piece from the side to take it.",
+    source="seed 000: blog post 'Two #1GAM board games', January 2013",
+    options=(
+        Option("size", 8, "squares along each side; each player has this many pieces on the home row "
+               "(an even number; the seed also allows 16)", minimum=4, maximum=26),
+        Option("capture_reach", "adjacent", "which enemy piece a diagonal step takes", ambiguity="G1",
+               choices=("adjacent", "column", "diagonal_also"),
+               choice_help={"adjacent": "the piece beside the start square, on the side stepped toward: the "
+                                        "mover lands directly behind it (the seed's reading)",
+                            "column": "the first piece met going back down the landing square's column, "
+                                      "if it is an enemy, however far (for playtesting)",
+                            "diagonal_also": "as adjacent, and also the enemy piece two files beside the "
+                                             "start square (diagonally behind the landing square)"}),
+        Option("mandatory_capture", False, "when some move captures, a capturing move must be played",
+               ambiguity="G3"),
+        Option("stuck_check", "start_of_turn", "when being unable to move ends the game", ambiguity="G5",
+               choices=("start_of_turn", "both_after_each_move"),
+               choice_help={"start_of_turn": "the player to move with no legal move loses if the opponent "
+                                             "could move, else it is a draw (the seed)",
+                            "both_after_each_move": "the game ends as soon as either player cannot move "
+                                                    "after any move; that player loses (both: a draw)"}),
+        Option("repetition", "draw", "what repeating a position does (added rule)", choices=("draw", "off"),
+               ambiguity="G6", added=True,
+               choice_help={"draw": "the third occurrence of a position (pieces, player to move) draws",
+                            "off": "positions may repeat; the no-capture limit still ends the game"}),
+        Option("no_capture_limit", 100, "the game ends after this many plies in a row without a capture "
+               "(added rule)", minimum=1, maximum=10000, ambiguity="G6", added=True),
+        Option("cap_adjudication", "draw", "the result when the no-capture limit ends the game (added rule)",
+               choices=("draw", "most_pieces"), ambiguity="G6", added=True,
+               choice_help={"draw": "a draw", "most_pieces": "the player with more pieces wins; equal: a draw"}),
+    ),
+    variants=(
+        Variant("sixteen", {"size": 16}, "the seed's optional 16×16 board with 16 pieces each"),
+    ),
+    end_reasons={1: "no legal move", 2: "all captured", 3: "neither can move", 4: "repetition",
+                 5: "no-capture limit"},
+)
+
+
+def game_class() -> type[Game]:
+    from boardlab.games.gtbm.face import Gtbm
+
+    return Gtbm

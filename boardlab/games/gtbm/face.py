@@ -1,0 +1,327 @@
+"""GTBM's Python face: options, algebraic notation, position text and the text board.
+
+>>> import boardlab
+>>> game = boardlab.load("gtbm", size=4)
+>>> state = game.new_game().play("b1-c2").play("c4-b3")
+>>> print(state)
+4  W W . W
+3  . W . .
+2  . . B .
+1  B . B B
+   a b c d
+B Black (moves up) · W White (moves down) · 2 plies without a capture (limit 100)
+
+Position text: the ranks from the top (rank N first), ``/``-separated, each as ``B``, ``W`` and counts
+of empty squares (as in FEN); the side to move (``b`` or ``w``); the ply; the plies since the last
+capture; and, once the game is over, ``end:<reason>``:
+
+>>> state.to_text()
+'WW1W/1W2/2B1/B1BB b 2 2'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.options import OptionValue
+from boardlab.core.topology import Topology, square
+from boardlab.core.view import View
+from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
+from boardlab.games.gtbm import INFO
+from boardlab.games.gtbm import kernel as k
+
+SIDES = ("Black", "White")
+PIECES = "BW"
+_REACH = {"adjacent": k.REACH_ADJACENT, "column": k.REACH_COLUMN, "diagonal_also": k.REACH_DIAGONAL_ALSO}
+_STUCK = {"start_of_turn": k.STUCK_START_OF_TURN, "both_after_each_move": k.STUCK_BOTH_AFTER_EACH_MOVE}
+_ADJUDICATION = {"draw": k.ADJUDICATE_DRAW, "most_pieces": k.ADJUDICATE_MOST_PIECES}
+_END_TOKENS = {"no-move": k.REASON_NO_MOVE, "all-captured": k.REASON_ALL_CAPTURED,
+               "neither-can-move": k.REASON_NEITHER_CAN_MOVE, "repetition": k.REASON_REPETITION,
+               "no-capture-limit": k.REASON_LIMIT}
+_STEP_NAMES = ("diagonally forward toward file a", "diagonally forward toward the last file", "straight back")
+# from, an optional separator (-, x or space), to, then capture marks: x, each optionally naming a square
+_MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:[a-z]\d{1,2})?)*)")
+_SQUARE = re.compile(r"[a-z]\d{1,2}")
+
+
+class Gtbm(Game):
+    """GTBM with its options fixed."""
+
+    info = INFO
+    legal_kernel = staticmethod(k.legal)
+    apply_kernel = staticmethod(k.apply)
+
+    def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
+        size = int(resolved["size"])
+        if size % 2:
+            raise OptionError(
+                f"gtbm: option size={size} is odd; accepted: an even number from 4 to 26 (8, or 16 as in the seed)"
+            )
+
+    # -- board and tables -----------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return int(self.options["size"])
+
+    @property
+    def topology(self) -> Topology:
+        return self._topology
+
+    def build_spec(self) -> np.ndarray:
+        size = self.size
+        topology = square(size)
+        self._topology = topology
+        cells = topology.size
+        neigh_at = k.SPEC_HEADER
+        zobrist_at = neigh_at + 8 * cells
+        spec = np.zeros(zobrist_at + 2 * cells + 1, dtype=np.int64)
+        spec[k.S_SIZE] = size
+        spec[k.S_CELLS] = cells
+        spec[k.S_REACH] = _REACH[str(self.options["capture_reach"])]
+        spec[k.S_MANDATORY] = self.options["mandatory_capture"]
+        spec[k.S_STUCK] = _STUCK[str(self.options["stuck_check"])]
+        spec[k.S_REPETITION] = self.options["repetition"] == "draw"
+        spec[k.S_LIMIT] = self.options["no_capture_limit"]
+        spec[k.S_ADJUDICATION] = _ADJUDICATION[str(self.options["cap_adjudication"])]
+        spec[k.S_NEIGH] = neigh_at
+        spec[neigh_at:zobrist_at] = topology.neighbours.ravel()
+        spec[k.S_ZOBRIST] = zobrist_at
+        rng = np.random.default_rng(0x6774626D)  # fixed, so hashes are the same in every run
+        spec[zobrist_at:] = rng.integers(1, 2**62, size=2 * cells + 1, dtype=np.int64)
+        for side, directions in enumerate(k.STEP_DIRECTIONS):
+            spec[k.S_STEPS + 3 * side: k.S_STEPS + 3 * side + 3] = directions
+        for field, start in k.layout(size, int(self.options["no_capture_limit"])).items():
+            spec[field] = start
+        self._names = [f"{chr(ord('a') + col)}{size - row}" for row, col in topology.coords]
+        self._cells = {name: cell for cell, name in enumerate(self._names)}
+        return spec
+
+    def cell_name(self, cell: int) -> str:
+        """Algebraic name of a cell index (``0`` is the top-left square, ``a8`` on 8×8)."""
+        return self._names[cell]
+
+    def cell_index(self, name: str) -> int | None:
+        return self._cells.get(name.strip().lower())
+
+    def seat_name(self, seat: int) -> str:
+        return SIDES[seat]
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _blank(self) -> np.ndarray:
+        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+
+    def initial_data(self) -> np.ndarray:
+        data = self._blank()
+        size = self.size
+        for col in range(size):
+            k.place_piece(data, self.spec, (size - 1) * size + col, 0)
+            k.place_piece(data, self.spec, col, 1)
+        k.start_history(data, self.spec)
+        return data
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _destination(self, side: int, cell: int, step: int) -> int:
+        direction = k.STEP_DIRECTIONS[side][step]
+        return int(self.topology.neighbours[cell, direction])
+
+    def _taken(self, data: np.ndarray, side: int, cell: int, step: int) -> list[int]:
+        if step == k.BACK:
+            return []
+        found = [k.first_capture(data, self.spec, side, cell, step),
+                 k.second_capture(data, self.spec, side, cell, step)]
+        return [int(c) for c in found if c >= 0]
+
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        cell, step = divmod(action, 3)
+        side = int(data[k.F_SIDE])
+        to = self._destination(side, cell, step)
+        taken = "".join(f"x{self._names[c]}" for c in sorted(self._taken(data, side, cell, step)))
+        return f"{self._names[cell]}-{self._names[to]}{taken}"
+
+    def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
+        word = text.strip().lower()
+        match = _MOVE.fullmatch(word)
+        if not match:
+            raise InvalidMove(
+                f"{text!r} is not a move; a move is the square moved from and the square moved to, such as "
+                f"c3-d4 (also c3d4 or c3 d4), with a capture marked as c3-d4xd3 or c3-d4x if you like"
+            )
+        start, end = match.group(1) + match.group(2), match.group(4) + match.group(5)
+        cell, to = self.cell_index(start), self.cell_index(end)
+        last = self._names[self.size - 1]
+        for name, index in ((start, cell), (end, to)):
+            if index is None:
+                raise InvalidMove(f"{text!r}: there is no square {name} on this board (squares run from a1 to {last})")
+        assert cell is not None and to is not None
+        side = int(data[k.F_SIDE])
+        piece = int(data[k.BOARD + cell])
+        if piece != side + 1:
+            raise IllegalMove(f"{start}-{end}: {self._not_yours(cell, piece, side)}")
+        steps = [self._destination(side, cell, step) for step in range(3)]
+        if to not in steps:
+            raise IllegalMove(
+                f"{start}-{end}: a piece moves one square, diagonally forward or straight back "
+                f"({SIDES[side]} moves {'up' if side == 0 else 'down'} the board)"
+            )
+        step = steps.index(to)
+        claimed = "x" in match.group(3) + match.group(6)
+        if claimed and self._is_legal(data, cell * 3 + step):
+            taken = {self._names[c] for c in self._taken(data, side, cell, step)}
+            named = set(_SQUARE.findall(match.group(6)))
+            if not taken:
+                raise IllegalMove(f"{text.strip()}: {start}-{end} captures nothing; write {start}-{end}")
+            if named and named != taken:
+                raise IllegalMove(
+                    f"{text.strip()}: {start}-{end} captures {' and '.join(sorted(taken))}, "
+                    f"not {' and '.join(sorted(named))}"
+                )
+        return (cell * 3 + step,)
+
+    def _is_legal(self, data: np.ndarray, action: int) -> bool:
+        out = np.empty(kernel.MAX_ACTIONS, np.int64)
+        count = k.legal(data.copy(), self.spec, out)
+        return action in out[:count].tolist()
+
+    def _not_yours(self, cell: int, piece: int, side: int) -> str:
+        name = self._names[cell]
+        if piece == 0:
+            return f"there is no piece on {name}"
+        return f"the piece on {name} is {SIDES[piece - 1]}'s; {SIDES[side]} is to move"
+
+    def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        cell, step = divmod(action, 3)
+        side = int(data[k.F_SIDE])
+        piece = int(data[k.BOARD + cell])
+        if piece != side + 1:
+            return self._not_yours(cell, piece, side)
+        to = self._destination(side, cell, step)
+        if data[k.BOARD + to]:
+            return f"{self._names[to]} is occupied"
+        if self.options["mandatory_capture"] and not self._taken(data, side, cell, step):
+            return "a capture is possible, so a capturing move must be played (option mandatory_capture=true)"
+        return "that move is not legal in this position"
+
+    # -- position text --------------------------------------------------------------------------
+
+    def position_text(self, data: np.ndarray) -> str:
+        size = self.size
+        ranks = []
+        for row in range(size):
+            text, empty = "", 0
+            for col in range(size):
+                value = int(data[k.BOARD + row * size + col])
+                if value == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text, empty = text + str(empty), 0
+                text += PIECES[value - 1]
+            ranks.append(text + (str(empty) if empty else ""))
+        fields = ["/".join(ranks), "bw"[int(data[k.F_SIDE])], str(int(data[kernel.PLY])), str(int(data[k.F_QUIET]))]
+        if data[kernel.TO_MOVE] < 0:
+            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
+            fields.append(f"end:{reason}")
+        return " ".join(fields)
+
+    def parse_position(self, text: str) -> np.ndarray:
+        form = "'<ranks from the top, separated by /> <b|w to move> <ply> <plies without capture> [end:<reason>]'"
+        fields = text.split()
+        if len(fields) < 4 or len(fields) > 5:
+            raise PositionError(f"{text!r}: expected {form}")
+        board_text, side_text, ply_text, quiet_text, *flags = fields
+        size = self.size
+        data = self._blank()
+        rank_texts = board_text.split("/")
+        if len(rank_texts) != size:
+            raise PositionError(f"{text!r}: the board has {size} ranks, not {len(rank_texts)}")
+        for row, rank_text in enumerate(rank_texts):
+            rank = size - row
+            col = 0
+            for token in re.findall(r"\d+|.", rank_text):
+                if token.isdigit():
+                    col += int(token)
+                    continue
+                if token.upper() not in PIECES:
+                    raise PositionError(f"{text!r}: rank {rank} has {token!r}; ranks use B, W and digits")
+                if col < size:
+                    side = PIECES.index(token.upper())
+                    if data[k.F_COUNT + side] == size:
+                        raise PositionError(f"{text!r}: {SIDES[side]} has more than {size} pieces")
+                    k.place_piece(data, self.spec, row * size + col, side)
+                col += 1
+            if col != size:
+                raise PositionError(f"{text!r}: rank {rank} has {col} squares, not {size}")
+        if side_text not in ("b", "w"):
+            raise PositionError(f"{text!r}: the side to move is {side_text!r}; expected b or w")
+        for name, value in (("ply", ply_text), ("count of plies without a capture", quiet_text)):
+            if not value.isdigit():
+                raise PositionError(f"{text!r}: the {name} is {value!r}; expected a whole number")
+        ply, quiet = int(ply_text), int(quiet_text)
+        limit = int(self.options["no_capture_limit"])
+        if quiet > limit:
+            raise PositionError(f"{text!r}: {quiet} plies without a capture is past the limit {limit}")
+        if quiet > ply:
+            raise PositionError(f"{text!r}: {quiet} plies without a capture, but only {ply} plies played")
+        data[k.F_SIDE] = "bw".index(side_text)
+        if data[k.F_SIDE]:
+            data[k.F_HASH] ^= self.spec[int(self.spec[k.S_ZOBRIST]) + 2 * size * size]
+        data[kernel.PLY] = ply
+        data[k.F_QUIET] = quiet
+        k.start_history(data, self.spec)
+        end = None
+        for flag in flags:
+            if not (flag.startswith("end:") and flag[4:] in _END_TOKENS):
+                raise PositionError(
+                    f"{text!r}: unexpected {flag!r}; after the count of plies without a capture may come "
+                    f"{', '.join('end:' + token for token in _END_TOKENS)}"
+                )
+            end = _END_TOKENS[flag[4:]]
+        self._set_outcome(data, end, text)
+        return data
+
+    def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
+        winner, reason = k.stuck_outcome(data, self.spec)
+        if reason == 0 and data[k.F_QUIET] >= self.options["no_capture_limit"]:
+            winner, reason = k.limit_winner(data, self.spec), k.REASON_LIMIT
+        token = {v: t for t, v in _END_TOKENS.items()}
+        if end == k.REASON_REPETITION and reason in (0, k.REASON_LIMIT):
+            winner, reason = -1, k.REASON_REPETITION
+        elif end is None and reason != 0:
+            raise PositionError(f"{text!r}: the game is over here ({token[reason]}), so end:{token[reason]} is needed")
+        elif end is not None and end != reason:
+            actual = f"it ended by end:{token[reason]}" if reason else "the game goes on"
+            raise PositionError(f"{text!r}: end:{token[end]} does not fit this position ({actual})")
+        if reason:
+            k.finish(data, winner, reason)
+        else:
+            data[kernel.TO_MOVE] = data[k.F_SIDE]
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render(self, view: View) -> str:
+        """The board with Black at the bottom, ranks at the left and files below, then a legend."""
+        data = view.data
+        size = self.size
+        width = len(str(size))
+        lines = []
+        for row in range(size):
+            cells = " ".join(".BW"[int(data[k.BOARD + row * size + col])] for col in range(size))
+            lines.append(f"{size - row:>{width}}  {cells}")
+        lines.append(" " * (width + 2) + " ".join(chr(ord("a") + col) for col in range(size)))
+        quiet = int(data[k.F_QUIET])
+        lines.append(
+            f"B Black (moves up) · W White (moves down) · {quiet} {'ply' if quiet == 1 else 'plies'} "
+            f"without a capture (limit {self.options['no_capture_limit']})"
+        )
+        return "\n".join(lines)

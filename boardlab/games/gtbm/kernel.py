@@ -1,0 +1,345 @@
+"""GTBM's rules as numba kernels over a state vector (the rules are in the package docstring).
+
+Cells are numbered as ``topology.square(N)`` numbers them: row 0 at the top (White's home rank N),
+so ``cell = (N - rank) * N + file``. Black (side 0) moves up the board, White (side 1) down.
+
+Spec vector (options and tables, built by ``face.Gtbm.build_spec``)::
+
+    S_SIZE S_CELLS S_REACH S_MANDATORY S_STUCK S_REPETITION S_LIMIT S_ADJUDICATION
+    S_NEIGH   -> cells x 8 neighbour table (-1 off board), directions as topology.SQUARE_DIRECTIONS
+    S_ZOBRIST -> 2 keys per cell (Black, White), then the key for "White to move"
+    S_PIECES, S_PLACE, S_HIST, S_STATE_LEN: where the state's regions start (and its length)
+    S_STEPS + 3 * side + k: the direction of step k for that side (k: 0 diagonal toward file a,
+              1 diagonal toward the last file, 2 straight back)
+
+State vector, after the common header of ``boardlab.core.kernel``::
+
+    F_SIDE        side to move (0 Black, 1 White); kept when the game ends
+    F_HASH        Zobrist hash of the pieces and the side to move
+    F_QUIET       plies since the last capture (G6's no-capture limit)
+    F_HIST_LEN    hashes in the history: the positions since the last capture (or the set-up)
+    F_COUNT + s   pieces of side s
+    F_ADV + s     side s's advancement: the sum of its pieces' ranks counted from its own home row
+    F_LOW/F_HIGH + s   the least and greatest F_ADV + s over the history: a position whose
+                  advancement is new cannot repeat, so only then is the history scanned
+    BOARD         one value per cell: 0 empty, 1 Black, 2 White
+    pieces        side s's cells in ``pieces + s * N``, in any order; ``place`` gives each one's index
+    history       the hash after each ply since the last capture (captures cannot be undone)
+
+Actions: ``cell * 3 + k`` moves the piece on ``cell`` by step ``k``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from boardlab.core.kernel import APPLY_SIG, END_REASON, LEGAL_SIG, PLY, SCORE, TO_MOVE
+
+S_SIZE = 0
+S_CELLS = 1
+S_REACH = 2
+S_MANDATORY = 3
+S_STUCK = 4
+S_REPETITION = 5
+S_LIMIT = 6
+S_ADJUDICATION = 7
+S_NEIGH = 8
+S_ZOBRIST = 9
+S_PIECES = 10
+S_PLACE = 11
+S_HIST = 12
+S_STATE_LEN = 13
+S_STEPS = 16
+SPEC_HEADER = 24
+
+REACH_ADJACENT = 0
+REACH_COLUMN = 1
+REACH_DIAGONAL_ALSO = 2
+STUCK_START_OF_TURN = 0
+STUCK_BOTH_AFTER_EACH_MOVE = 1
+ADJUDICATE_DRAW = 0
+ADJUDICATE_MOST_PIECES = 1
+
+# topology.SQUARE_DIRECTIONS: N, E, S, W, NE, SE, SW, NW
+EAST = 1
+WEST = 3
+STEP_DIRECTIONS = ((7, 4, 2), (6, 5, 0))  # Black: NW NE S; White: SW SE N
+BACK = 2
+
+F_SIDE = 8
+F_HASH = 9
+F_QUIET = 10
+F_HIST_LEN = 11
+F_COUNT = 12
+F_ADV = 14
+F_LOW = 16
+F_HIGH = 18
+BOARD = 20
+
+EMPTY = 0
+
+REASON_NO_MOVE = 1
+REASON_ALL_CAPTURED = 2
+REASON_NEITHER_CAN_MOVE = 3
+REASON_REPETITION = 4
+REASON_LIMIT = 5
+
+
+def layout(size: int, limit: int) -> dict[int, int]:
+    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
+    cells = size * size
+    pieces = BOARD + cells
+    place = pieces + 2 * size
+    hist = place + cells
+    return {S_PIECES: pieces, S_PLACE: place, S_HIST: hist, S_STATE_LEN: hist + limit + 1}
+
+
+@njit(cache=True)
+def advancement(spec, side, cell):  # type: ignore[no-untyped-def]
+    """How many ranks ``cell`` lies in front of ``side``'s home row."""
+    size = spec[S_SIZE]
+    row = cell // size
+    return size - 1 - row if side == 0 else row
+
+
+@njit(cache=True)
+def place_piece(state, spec, cell, side):  # type: ignore[no-untyped-def]
+    """Put a piece of ``side`` on the empty ``cell``, keeping the lists, counts and hash."""
+    pieces = spec[S_PIECES] + side * spec[S_SIZE]
+    count = state[F_COUNT + side]
+    state[pieces + count] = cell
+    state[spec[S_PLACE] + cell] = count
+    state[F_COUNT + side] = count + 1
+    state[BOARD + cell] = side + 1
+    state[F_HASH] ^= spec[spec[S_ZOBRIST] + 2 * cell + side]
+    state[F_ADV + side] += advancement(spec, side, cell)
+
+
+@njit(cache=True)
+def _remove_piece(state, spec, cell):  # type: ignore[no-untyped-def]
+    side = state[BOARD + cell] - 1
+    pieces = spec[S_PIECES] + side * spec[S_SIZE]
+    place = spec[S_PLACE]
+    last = state[F_COUNT + side] - 1
+    at = state[place + cell]
+    moved = state[pieces + last]
+    state[pieces + at] = moved
+    state[place + moved] = at
+    state[F_COUNT + side] = last
+    state[BOARD + cell] = EMPTY
+    state[F_HASH] ^= spec[spec[S_ZOBRIST] + 2 * cell + side]
+    state[F_ADV + side] -= advancement(spec, side, cell)
+
+
+@njit(cache=True)
+def has_move(state, spec, side):  # type: ignore[no-untyped-def]
+    """Whether ``side`` has a legal move (whoever is to move): a step onto an empty square."""
+    neigh = spec[S_NEIGH]
+    pieces = spec[S_PIECES] + side * spec[S_SIZE]
+    steps = S_STEPS + 3 * side
+    for i in range(state[F_COUNT + side]):
+        base = neigh + 8 * state[pieces + i]
+        for k in range(3):
+            to = spec[base + spec[steps + k]]
+            if to >= 0 and state[BOARD + to] == EMPTY:
+                return True
+    return False
+
+
+@njit(cache=True)
+def first_capture(state, spec, side, cell, k):  # type: ignore[no-untyped-def]
+    """The cell of the enemy piece that diagonal step ``k`` of ``side`` from ``cell`` takes, else -1 (G1)."""
+    neigh = spec[S_NEIGH]
+    beside = spec[neigh + 8 * cell + (WEST if k == 0 else EAST)]
+    enemy = 2 - side
+    if spec[S_REACH] != REACH_COLUMN:
+        return beside if state[BOARD + beside] == enemy else -1
+    back = spec[S_STEPS + 3 * side + BACK]
+    at = beside
+    while at >= 0 and state[BOARD + at] == EMPTY:
+        at = spec[neigh + 8 * at + back]
+    if at >= 0 and state[BOARD + at] == enemy:
+        return at
+    return -1
+
+
+@njit(cache=True)
+def second_capture(state, spec, side, cell, k):  # type: ignore[no-untyped-def]
+    """With ``capture_reach=diagonal_also``: the enemy two files beside ``cell`` that step ``k`` takes, else -1."""
+    if spec[S_REACH] != REACH_DIAGONAL_ALSO:
+        return -1
+    neigh = spec[S_NEIGH]
+    direction = WEST if k == 0 else EAST
+    beside = spec[neigh + 8 * cell + direction]
+    further = spec[neigh + 8 * beside + direction]
+    if further >= 0 and state[BOARD + further] == 2 - side:
+        return further
+    return -1
+
+
+@njit(cache=True)
+def captures(state, spec, side, cell, k):  # type: ignore[no-untyped-def]
+    """Whether step ``k`` of ``side``'s piece on ``cell`` (onto an empty square) takes anything."""
+    if k == BACK:
+        return False
+    return first_capture(state, spec, side, cell, k) >= 0 or second_capture(state, spec, side, cell, k) >= 0
+
+
+@njit(cache=True)
+def stuck_outcome(state, spec):  # type: ignore[no-untyped-def]
+    """G5 on the position as it stands: ``(winner, reason)``; reason 0 while both may play on.
+
+    ``winner`` is a side (the seat), or -1 for a draw.
+    """
+    to_move = state[F_SIDE]
+    other = 1 - to_move
+    mover_can = has_move(state, spec, to_move)
+    if spec[S_STUCK] == STUCK_START_OF_TURN and mover_can:
+        return -1, 0
+    other_can = has_move(state, spec, other)
+    if mover_can and other_can:
+        return -1, 0
+    if not mover_can and not other_can:
+        return -1, REASON_NEITHER_CAN_MOVE
+    loser = to_move if not mover_can else other
+    reason = REASON_ALL_CAPTURED if state[F_COUNT + loser] == 0 else REASON_NO_MOVE
+    return 1 - loser, reason
+
+
+@njit(cache=True)
+def limit_winner(state, spec):  # type: ignore[no-untyped-def]
+    """Who wins when the no-capture limit ends the game (-1: a draw)."""
+    if spec[S_ADJUDICATION] == ADJUDICATE_MOST_PIECES:
+        black, white = state[F_COUNT], state[F_COUNT + 1]
+        if black != white:
+            return 0 if black > white else 1
+    return -1
+
+
+@njit(cache=True)
+def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
+    """Whether the newest hash in the history occurs twice before it (threefold repetition)."""
+    hist = spec[S_HIST]
+    newest = state[F_HIST_LEN] - 1
+    current = state[hist + newest]
+    seen = 0
+    # The side to move alternates every ply, so only every second entry can match.
+    for at in range(newest - 2, -1, -2):
+        if state[hist + at] == current:
+            seen += 1
+            if seen == 2:
+                return True
+    return False
+
+
+@njit(cache=True)
+def start_history(state, spec):  # type: ignore[no-untyped-def]
+    """Forget earlier positions: the history holds only the current one."""
+    state[spec[S_HIST]] = state[F_HASH]
+    state[F_HIST_LEN] = 1
+    for side in range(2):
+        state[F_LOW + side] = state[F_ADV + side]
+        state[F_HIGH + side] = state[F_ADV + side]
+
+
+@njit(cache=True)
+def finish(state, winner, reason):  # type: ignore[no-untyped-def]
+    """End the game: ``winner`` (a seat) wins (``-1``: a draw) for ``reason``."""
+    state[TO_MOVE] = -1
+    state[END_REASON] = reason
+    for seat in range(2):
+        if winner < 0:
+            state[SCORE + seat] = 1
+        else:
+            state[SCORE + seat] = 2 if seat == winner else 0
+
+
+@njit(APPLY_SIG, cache=True)
+def apply(state, spec, action):  # type: ignore[no-untyped-def]
+    """Play ``action`` for the side to move (it must be legal) and settle the result (G1, G5, G6)."""
+    side = state[F_SIDE]
+    cell = action // 3
+    k = action - 3 * cell
+    to = spec[spec[S_NEIGH] + 8 * cell + spec[S_STEPS + 3 * side + k]]
+    taken = -1
+    taken_too = -1
+    if k != BACK:
+        taken = first_capture(state, spec, side, cell, k)
+        taken_too = second_capture(state, spec, side, cell, k)
+    keys = spec[S_ZOBRIST]
+    at = state[spec[S_PLACE] + cell]
+    state[spec[S_PIECES] + side * spec[S_SIZE] + at] = to
+    state[spec[S_PLACE] + to] = at
+    state[BOARD + cell] = EMPTY
+    state[BOARD + to] = side + 1
+    state[F_HASH] ^= spec[keys + 2 * cell + side] ^ spec[keys + 2 * to + side] ^ spec[keys + 2 * spec[S_CELLS]]
+    adv = state[F_ADV + side] + (1 if k != BACK else -1)
+    state[F_ADV + side] = adv
+    captured = taken >= 0 or taken_too >= 0
+    if taken >= 0:
+        _remove_piece(state, spec, taken)
+    if taken_too >= 0:
+        _remove_piece(state, spec, taken_too)
+    state[F_SIDE] = 1 - side
+    state[PLY] += 1
+    fresh = True
+    if captured:
+        state[F_QUIET] = 0
+        start_history(state, spec)
+    else:
+        state[F_QUIET] += 1
+        length = state[F_HIST_LEN]
+        state[spec[S_HIST] + length] = state[F_HASH]
+        state[F_HIST_LEN] = length + 1
+        if adv > state[F_HIGH + side]:
+            state[F_HIGH + side] = adv
+        elif adv < state[F_LOW + side]:
+            state[F_LOW + side] = adv
+        else:
+            fresh = False
+    winner, reason = stuck_outcome(state, spec)
+    if reason != 0:
+        finish(state, winner, reason)
+    elif not fresh and spec[S_REPETITION] != 0 and _repeats_twice(state, spec):
+        finish(state, -1, REASON_REPETITION)
+    elif state[F_QUIET] >= spec[S_LIMIT]:
+        finish(state, limit_winner(state, spec), REASON_LIMIT)
+    else:
+        state[TO_MOVE] = 1 - side
+
+
+@njit(LEGAL_SIG, cache=True)
+def legal(state, spec, out):  # type: ignore[no-untyped-def]
+    """Write the legal actions for the side to move into ``out``; return how many."""
+    if state[TO_MOVE] < 0:
+        return 0
+    side = state[F_SIDE]
+    neigh = spec[S_NEIGH]
+    pieces = spec[S_PIECES] + side * spec[S_SIZE]
+    west, east, back = spec[S_STEPS + 3 * side], spec[S_STEPS + 3 * side + 1], spec[S_STEPS + 3 * side + 2]
+    count = 0
+    for i in range(state[F_COUNT + side]):
+        cell = state[pieces + i]
+        base = neigh + 8 * cell
+        to = spec[base + west]
+        if to >= 0 and state[BOARD + to] == EMPTY:
+            out[count] = 3 * cell
+            count += 1
+        to = spec[base + east]
+        if to >= 0 and state[BOARD + to] == EMPTY:
+            out[count] = 3 * cell + 1
+            count += 1
+        to = spec[base + back]
+        if to >= 0 and state[BOARD + to] == EMPTY:
+            out[count] = 3 * cell + 2
+            count += 1
+    if spec[S_MANDATORY] != 0:
+        kept = 0
+        for i in range(count):
+            action = out[i]
+            if captures(state, spec, side, action // 3, action % 3):
+                out[kept] = action
+                kept += 1
+        if kept > 0:  # with no capture, nothing was overwritten and every move stands
+            count = kept
+    return count

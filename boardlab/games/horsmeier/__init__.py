@@ -1,0 +1,98 @@
+"""Horsmeier's strength race: Jos Horsmeier's untitled 11×11 game (described on Usenet in 1994).
+
+Source: seed ``004`` (the rec.games.design article "game board design", jos@and.nl, 1994); every
+ambiguity is discussed under its ID in ``rules-notes.md`` §6, and ``docs/rules/horsmeier.md`` states
+the rules as implemented. The designer never built a board for it, because every piece's strength and
+life span change as it plays; boardlab's board shows both.
+
+Rules (defaults follow the rules notes):
+
+- Two players, White and Black, on 11×11 squares, eleven pieces each: five of strength 1, three of
+  2, two of 3 and one of 5, laid out as in the seed (White's home is row 1, at the bottom; J1).
+  White moves first (J11; ``first_player``).
+- A move takes one piece one square left, right, forward or back. Pieces are never captured.
+- Physical block: a piece cannot move onto an occupied square. Strength block (J2): a move from row r
+  to row r' is illegal when the opponent's strength on row r' is at least the mover's strength on row
+  r (the sum over the mover's pieces there); options exempt sideways or backward moves, or count only
+  the moving piece.
+- After the move (J5): a piece that reaches the far row wins at once (J8). Otherwise a forward move
+  may upgrade the piece one step along 1→2→3→5→8 (J3; ``upgrade_rule``), and a backward move that
+  ends below row n (counted from its owner's side) degrades a strength-n piece one step (J4). The
+  moved piece's life span resets to 11; every other piece of the mover loses one (J7). A piece whose
+  life span reaches 0 degrades one step and starts a new life of 11; a strength-1 piece is removed
+  instead (J6; ``expiry_rule``). The opponent's pieces are not touched.
+- Added rules, not in the seed: a player with no legal move passes, and all of their pieces age one
+  turn (J9; ``no_move_rule``); a player with no pieces left loses. Threefold repetition of the whole
+  state draws, and so does reaching ``ply_cap`` plies (J10).
+
+Notation: squares ``a1``–``k11`` (files from the left, rows from White's side); a move ``f5-f6``
+(also ``f5f6``, ``f5 f6``, or ``f5n`` with a compass direction), or ``pass``.
+"""
+
+from __future__ import annotations
+
+from boardlab.core.game import Game, GameInfo
+from boardlab.core.options import Option
+
+_LITERAL_OR_EXEMPT = ("literal", "exempt")
+
+INFO = GameInfo(
+    id="horsmeier",
+    name="Horsmeier's strength race",
+    designer="Jos Horsmeier",
+    year=1994,
+    players=(2,),
+    rules_version="1",
+    summary="Race a piece to the far row; rows of stronger enemy pieces block the way, and strengths "
+            "and life spans change as pieces move.",
+    source="seed 004: rec.games.design article 'game board design', 1994",
+    options=(
+        Option("first_player", "white", "who makes the first move (seat 0 plays that colour)",
+               choices=("white", "black"), ambiguity="J11",
+               choice_help={"white": "White, as the seed's examples are written from White's moves",
+                            "black": "Black"}),
+        Option("sideways_blocking", "literal", "whether strength blocking applies to sideways moves",
+               choices=_LITERAL_OR_EXEMPT, ambiguity="J2",
+               choice_help={"literal": "yes: the opponent's strength on the same row against the mover's",
+                            "exempt": "no: a sideways move is only physically blocked"}),
+        Option("backward_blocking", "literal", "whether strength blocking applies to backward moves",
+               choices=_LITERAL_OR_EXEMPT, ambiguity="J2",
+               choice_help={"literal": "yes, as for every move", "exempt": "no: a retreat is only physically "
+                                                                           "blocked"}),
+        Option("own_sum", "row", "the mover's strength that the opponent's row sum is compared with",
+               choices=("row", "piece_only"), ambiguity="J2",
+               choice_help={"row": "the sum over all the mover's pieces on the row it leaves (the seed)",
+                            "piece_only": "the moving piece's own strength"}),
+        Option("upgrade_rule", "band", "when a forward move upgrades a piece of strength n",
+               choices=("band", "since_last_change", "from_own_start"), ambiguity="J3",
+               choice_help={"band": "on reaching row 2n or beyond (counted from its owner's side)",
+                            "since_last_change": "on reaching n rows beyond the row where it got its "
+                                                 "current strength",
+                            "from_own_start": "on reaching n rows beyond the row it started the game on"}),
+        Option("expiry_rule", "degrade_and_reset", "what happens to a piece whose life span runs out",
+               choices=("degrade_and_reset", "degrade_each_turn", "remove_any"), ambiguity="J6",
+               choice_help={"degrade_and_reset": "it degrades one step and starts a new life of 11 turns; a "
+                                                 "strength-1 piece is removed",
+                            "degrade_each_turn": "its life span stays 0 and it degrades on each later own "
+                                                 "turn until moved; a strength-1 piece at 0 is removed",
+                            "remove_any": "it is removed, whatever its strength"}),
+        Option("no_move_rule", "pass_decay", "what a player with no legal move does (added rule)",
+               choices=("pass_decay", "lose", "draw"), ambiguity="J9", added=True,
+               choice_help={"pass_decay": "passes; all of their pieces age one turn, with expiry",
+                            "lose": "loses", "draw": "the game is drawn"}),
+        Option("repetition", "draw", "what repeating the whole state does (added rule)", choices=("draw", "off"),
+               ambiguity="J10", added=True,
+               choice_help={"draw": "the third occurrence of a state (pieces, strengths, life spans, player "
+                                    "to move) draws",
+                            "off": "states may repeat; the ply cap still ends the game"}),
+        Option("ply_cap", 400, "the game is drawn when this many plies have been played (added rule)",
+               minimum=1, maximum=10000, ambiguity="J10", added=True),
+    ),
+    end_reasons={1: "far row", 2: "no pieces", 3: "no legal move", 4: "repetition", 5: "ply cap"},
+)
+
+
+def game_class() -> type[Game]:
+    from boardlab.games.horsmeier.face import Horsmeier
+
+    return Horsmeier
