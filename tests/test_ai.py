@@ -242,3 +242,36 @@ def test_the_default_opponent_is_level_3(monkeypatch: pytest.MonkeyPatch, tmp_pa
     path = tmp_path / "g.json"
     assert main(["play", "ndengrod", "-o", "size=3", "--save", str(path)]) == 0
     assert records.load(path).players == ["human", "level3"]
+
+
+def evaluation(game: boardlab.Game, text: str | None = None) -> list[float]:
+    state = game.from_text(text) if text else game.new_game()
+    values = np.zeros(4)
+    game.evaluate_kernel(state.data.copy(), game.spec, values)
+    return [float(v) for v in values[: game.num_seats]]
+
+
+def test_gtbm_evaluation_favours_the_side_with_more_pieces() -> None:
+    game = boardlab.load("gtbm")
+    assert evaluation(game) == [0.5, 0.5]
+    black_ahead = evaluation(game, "WWWWWW2/8/8/8/8/8/8/BBBBBBBB w 10 0")
+    assert black_ahead[0] > 0.8 and sum(black_ahead) == pytest.approx(1.0)
+
+
+def test_horsmeier_evaluation_favours_the_colour_further_ahead() -> None:
+    game = boardlab.load("horsmeier")
+    assert evaluation(game) == pytest.approx([0.5, 0.5])
+    start = game.new_game()
+    ahead = start.play("f5-f6").play("f7-f8").play("f6-f7")  # White's 5 leads the race
+    values = np.zeros(4)
+    game.evaluate_kernel(ahead.data.copy(), game.spec, values)
+    assert values[0] > 0.5 > values[1]
+    # With Black moving first, seat 0 is Black: the same position reads the other way round.
+    black_first = boardlab.load("horsmeier", first_player="black")
+    assert evaluation(black_first) == pytest.approx([0.5, 0.5])
+
+
+def test_a_cutoff_applies_only_to_games_with_an_evaluation() -> None:
+    agent = MCTSAgent(SearchSettings(iterations=10, cutoff=8))
+    assert agent._params(boardlab.load("gtbm"), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 8
+    assert agent._params(ndengrod(), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 0

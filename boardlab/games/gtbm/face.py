@@ -56,6 +56,8 @@ class Gtbm(Game):
     info = INFO
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
+    evaluate_kernel = staticmethod(k.evaluate)
+    has_evaluation = True
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size = int(resolved["size"])

@@ -31,9 +31,11 @@ Actions: ``cell * 3 + k`` moves the piece on ``cell`` by step ``k``.
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, END_REASON, LEGAL_SIG, PLY, SCORE, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, END_REASON, EVALUATE_SIG, LEGAL_SIG, PLY, SCORE, TO_MOVE
 
 S_SIZE = 0
 S_CELLS = 1
@@ -343,3 +345,13 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
         if kept > 0:  # with no capture, nothing was overwritten and every move stands
             count = kept
     return count
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate(state, spec, values):  # type: ignore[no-untyped-def]
+    """Search's estimate of each seat's chances: material decides GTBM, so a logistic of the
+    difference in pieces (seat 0 is Black, side 0)."""
+    lead = state[F_COUNT] - state[F_COUNT + 1]
+    black = 1.0 / (1.0 + math.exp(-0.7 * lead))
+    values[0] = black
+    values[1] = 1.0 - black

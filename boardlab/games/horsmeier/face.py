@@ -77,6 +77,8 @@ class Horsmeier(Game):
     info = INFO
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
+    evaluate_kernel = staticmethod(k.evaluate)
+    has_evaluation = True
 
     # -- board and tables -----------------------------------------------------------------------
 

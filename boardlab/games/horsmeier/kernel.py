@@ -37,9 +37,11 @@ Actions: ``cell * 4 + direction`` (N, E, S, W as drawn: N is toward row 11); ``P
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, END_REASON, LEGAL_SIG, PLY, SCORE, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, END_REASON, EVALUATE_SIG, LEGAL_SIG, PLY, SCORE, TO_MOVE
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -365,3 +367,26 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
         out[0] = PASS
         count = 1
     return count
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate(state, spec, values):  # type: ignore[no-untyped-def]
+    """Search's estimate of each seat's chances: a race, so mostly how far each colour's leading
+    piece has come (its own-side row), plus a little for total strength."""
+    lead = 0.0
+    for colour in range(2):
+        best = 0
+        strength = 0
+        for slot in range(SLOTS):
+            piece = colour * SLOTS + slot
+            cell = state[P_CELL + piece]
+            if cell < 0:
+                continue
+            best = max(best, own_row(spec, colour, cell))
+            strength += spec[S_STRENGTHS + state[P_LEVEL + piece]]
+        score = best + 0.05 * strength
+        lead += score if colour == 0 else -score
+    white = 1.0 / (1.0 + math.exp(-0.6 * lead))
+    first = spec[S_FIRST]  # seat = colour XOR first
+    values[0] = white if first == 0 else 1.0 - white
+    values[1] = 1.0 - values[0]
