@@ -26,6 +26,10 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("ndengrod-pentalath", "ndengrod", {"self_capture": False, "swap": True, "board": "trapezoid"}, 4, None, []),
     ("ndengrod-small-captures", "ndengrod", {"size": 3, "length": 4}, 155, None, []),
     ("ndengrod-repetition", "ndengrod", {"size": 3}, 6, "1x1/xx2/5/2oo/1o1 x 10", ["e5", "a1", "e5", "a1"]),
+    ("mynd-default", "mynd", {}, 7, None, []),
+    ("mynd-three-players", "mynd", {"players": 3, "size": 9}, 5, None, []),
+    ("mynd-four-players", "mynd", {"players": 4, "size": 7}, 4, None, []),
+    ("mynd-lock-sowing", "mynd", {"lock_on_enclose": True, "sowing": True, "size": 7}, 2, None, []),
 ]
 
 
@@ -44,7 +48,7 @@ def main() -> None:
     for name, game_id, options, seed, start, opening in GAMES:
         final = play(game_id, options, seed, start, opening)
         record = records.GameRecord.from_state(
-            final, players=["random", "random"], seed=seed,
+            final, players=["random"] * final.game.num_seats, seed=seed,
             tags={"final_position": final.to_text(), "end_reason": str(final.end_reason)},
         )
         record.finished = None  # keep the files byte-identical between runs
