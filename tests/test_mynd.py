@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 import boardlab
+from boardlab.cli.main import main
 from boardlab.games.mynd.face import Mynd
 
 ROW = re.compile(r"\s*(\d+) (.*)")
@@ -661,3 +662,16 @@ def test_repr_pastes_back() -> None:
     state = mynd(size=5).new_game().play("b2")
     assert repr(state) == "boardlab.load('mynd', size=5, ply_cap=75).from_text('4W*/5/5/1B3/B*4 w 1')"
     assert eval(repr(state), {"boardlab": boardlab}) == state
+
+
+def test_three_players_at_the_terminal_against_two_computer_opponents(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = iter(["moves", "b2", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "mynd", "--option", "players=3", "--option", "size=7", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "a2 b2 b1 a1^ a1> pass" in out
+    assert "Last move: black b2" in out and "Last move: white " in out and "Last move: red " in out
+    assert "black to move (seat 0), ply 3." in out
+    assert "black 9 in hand, white" in out  # 11 each on 7×7 for three players

@@ -38,8 +38,9 @@ from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import InvalidMove, OptionError, PositionError
-from boardlab.games.mynd import INFO
+from boardlab.games.mynd import INFO, territory
 from boardlab.games.mynd import kernel as k
+from boardlab.games.mynd import layout as lay
 
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # Go skips i
 LETTERS = "BWRG"
@@ -56,12 +57,12 @@ _MOVE = re.compile(
     rf"east|west|n|s|e|w)?"
 )
 _SINCE_PUSH = re.compile(rf"({_POINT})(?:-({_POINT}))?([\^><v])")
-_LINKS = {"chrono_cut": k.LINKS_CHRONO, "mutual_cut": k.LINKS_MUTUAL, "always": k.LINKS_ALWAYS,
-          "none": k.LINKS_NONE}
-_TERRITORY = {"trunk_anchored": k.TERRITORY_TRUNK, "peg_adjacent": k.TERRITORY_PEG, "go_area": k.TERRITORY_GO,
-              "smaller_side": k.TERRITORY_SMALLER}
-_SUPERKO = {"positional": k.SUPERKO_POSITIONAL, "situational": k.SUPERKO_SITUATIONAL, "off": k.SUPERKO_OFF}
-_END_TOKENS = {"passes": k.REASON_PASSES, "ply-cap": k.REASON_PLY_CAP, "repetition": k.REASON_REPETITION}
+_LINKS = {"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
+          "none": lay.LINKS_NONE}
+_TERRITORY = {"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG, "go_area": lay.TERRITORY_GO,
+              "smaller_side": lay.TERRITORY_SMALLER}
+_SUPERKO = {"positional": lay.SUPERKO_POSITIONAL, "situational": lay.SUPERKO_SITUATIONAL, "off": lay.SUPERKO_OFF}
+_END_TOKENS = {"passes": lay.REASON_PASSES, "ply-cap": lay.REASON_PLY_CAP, "repetition": lay.REASON_REPETITION}
 
 
 def supply_per_player(size: int, players: int, rule: str) -> int:
@@ -116,68 +117,70 @@ class Mynd(Game):
 
     @property
     def size(self) -> int:
-        return int(self.options["size"])
+        return self._size
 
     @property
     def topology(self) -> Topology:
         return square(self.size)
 
     def build_spec(self) -> np.ndarray:
-        size = self.size
-        cells = size * size
+        size = self._size = int(self.options["size"])
+        cells = self._cell_count = size * size
+        self._since_text_cache: dict[int, str] = {}
         options = self.options
         ply_cap = int(options["ply_cap"])
         table = 1 << (2 * (ply_cap + 2) - 1).bit_length()
-        neigh_at = k.SPEC_HEADER
+        neigh_at = lay.SPEC_HEADER
         edge_at = neigh_at + 8 * cells
         row_at = edge_at + cells
         col_at = row_at + cells
         keys_at = col_at + cells
-        moment_at = keys_at + k.KEYS_PER_CELL * cells + 4
+        moment_at = keys_at + lay.KEYS_PER_CELL * cells + 4
         debruijn_at = moment_at + cells + 4 + 4
         spec = np.zeros(debruijn_at + 32, dtype=np.int64)
-        spec[k.S_SIZE] = size
-        spec[k.S_CELLS] = cells
-        spec[k.S_PLAYERS] = self.num_seats
-        spec[k.S_SOWING] = options["sowing"]
-        spec[k.S_SOW_LIBERTY] = options["sowing_needs_liberty"]
-        spec[k.S_LIBERTY_DIRS] = int(str(options["liberty_neighbourhood"]))
-        spec[k.S_LINKS] = _LINKS[str(options["diagonal_links"])]
-        spec[k.S_PUSH_MODE] = k.PUSH_FROM_PUSHER if options["push_mode"] == "from_pusher" else k.PUSH_WHOLE_RUN
-        spec[k.S_MAJORITY] = k.MAJORITY_EACH if options["push_majority"] == "each_opponent" else k.MAJORITY_COMBINED
-        spec[k.S_SLIDE] = k.SLIDE_ANY_OWN if options["slide"] == "any_own_piece" else k.SLIDE_RUN_OF_ONE
-        spec[k.S_TERRITORY] = _TERRITORY[str(options["territory_rule"])]
-        spec[k.S_NESTED] = k.NESTED_INNER if options["nested"] == "inner_owner" else k.NESTED_VOID
-        spec[k.S_LOCK] = options["lock_on_enclose"]
-        spec[k.S_PUSH_PEGS] = options["push_pegs"]
-        spec[k.S_SUPERKO] = _SUPERKO[str(options["superko"])]
-        spec[k.S_PASS_LIMIT] = self.num_seats * (2 if options["end_on"] == "all_pass_twice" else 1)
-        spec[k.S_PLY_CAP] = ply_cap
-        spec[k.S_TABLE_MASK] = table - 1
+        spec[lay.S_SIZE] = size
+        spec[lay.S_CELLS] = cells
+        spec[lay.S_PLAYERS] = self.num_seats
+        spec[lay.S_SOWING] = options["sowing"]
+        spec[lay.S_SOW_LIBERTY] = options["sowing_needs_liberty"]
+        spec[lay.S_LIBERTY_DIRS] = int(str(options["liberty_neighbourhood"]))
+        spec[lay.S_LINKS] = _LINKS[str(options["diagonal_links"])]
+        spec[lay.S_PUSH_MODE] = lay.PUSH_FROM_PUSHER if options["push_mode"] == "from_pusher" else lay.PUSH_WHOLE_RUN
+        each = options["push_majority"] == "each_opponent"
+        spec[lay.S_MAJORITY] = lay.MAJORITY_EACH if each else lay.MAJORITY_COMBINED
+        spec[lay.S_SLIDE] = lay.SLIDE_ANY_OWN if options["slide"] == "any_own_piece" else lay.SLIDE_RUN_OF_ONE
+        spec[lay.S_TERRITORY] = _TERRITORY[str(options["territory_rule"])]
+        spec[lay.S_NESTED] = lay.NESTED_INNER if options["nested"] == "inner_owner" else lay.NESTED_VOID
+        spec[lay.S_LOCK] = options["lock_on_enclose"]
+        spec[lay.S_PUSH_PEGS] = options["push_pegs"]
+        spec[lay.S_SUPERKO] = _SUPERKO[str(options["superko"])]
+        spec[lay.S_PASS_LIMIT] = self.num_seats * (2 if options["end_on"] == "all_pass_twice" else 1)
+        spec[lay.S_PLY_CAP] = ply_cap
+        spec[lay.S_TABLE_MASK] = table - 1
         topology = self.topology
         rows = [row for row, _ in topology.coords]
         cols = [col for _, col in topology.coords]
-        spec[k.S_NEIGH] = neigh_at
+        spec[lay.S_NEIGH] = neigh_at
         spec[neigh_at:edge_at] = topology.neighbours.ravel()
-        spec[k.S_EDGE] = edge_at
+        spec[lay.S_EDGE] = edge_at
         spec[edge_at:row_at] = [int(row in (0, size - 1) or col in (0, size - 1)) for row, col in topology.coords]
-        spec[k.S_ROW] = row_at
+        spec[lay.S_ROW] = row_at
         spec[row_at:col_at] = rows
-        spec[k.S_COL] = col_at
+        spec[lay.S_COL] = col_at
         spec[col_at:keys_at] = cols
         rng = np.random.default_rng(0x6D796E64)  # fixed, so hashes are the same in every run
-        spec[k.S_KEYS] = keys_at
-        spec[keys_at:moment_at] = rng.integers(1, 2**62, size=k.KEYS_PER_CELL * cells + 4, dtype=np.int64)
+        spec[lay.S_KEYS] = keys_at
+        spec[keys_at:moment_at] = rng.integers(1, 2**62, size=lay.KEYS_PER_CELL * cells + 4, dtype=np.int64)
         # Moments: a point weighs a*row + b*column, so a push shifts a run's weight by one constant.
         a, b = (int(x) for x in rng.integers(1, 2**62, size=2))
-        spec[k.S_MOMENT] = moment_at
+        spec[lay.S_MOMENT] = moment_at
         spec[moment_at:moment_at + cells] = [_int64(a * row + b * col) for row, col in zip(rows, cols, strict=True)]
         spec[moment_at + cells:moment_at + cells + 4] = rng.integers(1, 2**62, size=4, dtype=np.int64)
         spec[moment_at + cells + 4:debruijn_at] = [_int64(-a), _int64(b), _int64(a), _int64(-b)]
-        spec[k.S_DEBRUIJN] = debruijn_at
+        spec[lay.S_DEBRUIJN] = debruijn_at
         for i in range(32):
             spec[debruijn_at + ((((1 << i) * 0x077CB531) & 0xFFFFFFFF) >> 27)] = i
-        regions = k.layout(size, self.num_seats, table, options["superko"] == "off", ply_cap)
+        regions = lay.layout(size, self.num_seats, table, options["superko"] == "off", ply_cap)
         for field, start in regions.items():
             spec[field] = start
         self._names = [f"{COLUMNS[col]}{size - row}" for row, col in topology.coords]
@@ -186,7 +189,7 @@ class Mynd(Game):
 
     @property
     def cells(self) -> int:
-        return self.size * self.size
+        return self._cell_count
 
     @property
     def pass_action(self) -> int:
@@ -210,7 +213,7 @@ class Mynd(Game):
     # -- states ---------------------------------------------------------------------------------
 
     def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+        return np.zeros(int(self.spec[lay.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -218,14 +221,14 @@ class Mynd(Game):
         points = start_points(self.size, self.num_seats, str(options["start_layout_2p"]),
                               str(options["edge_midpoint"]))
         for seat, (row, col) in enumerate(points):
-            data[k.BOARD + row * self.size + col] = seat + 1 + k.PEG
-            data[k.F_SUPPLY + seat] = self.supply - 1
+            data[lay.BOARD + row * self.size + col] = seat + 1 + lay.PEG
+            data[lay.F_SUPPLY + seat] = self.supply - 1
         first = int(options["first_player"])
         data[kernel.TO_MOVE] = first
-        data[k.F_NEXT] = first
+        data[lay.F_NEXT] = first
         k.rebuild(data, self.spec)
-        key = k.position_key(data, self.spec, data[k.F_HASH], first)
-        k.remember(data, self.spec, key, data[k.F_MOMENT], 0)
+        key = k.position_key(data, self.spec, data[lay.F_HASH], first)
+        k.remember(data, self.spec, key, data[lay.F_MOMENT], 0)
         return data
 
     # -- moves ----------------------------------------------------------------------------------
@@ -257,7 +260,7 @@ class Mynd(Game):
         return cell
 
     def _step(self, cell: int, direction: int) -> int:
-        return int(self.spec[k.SPEC_HEADER + cell * 8 + direction])
+        return int(self.spec[lay.SPEC_HEADER + cell * 8 + direction])
 
     def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
         word = text.strip().lower()
@@ -282,7 +285,7 @@ class Mynd(Game):
         rear = first
         if second is not None and match["dir"] is not None:
             rear = self._rear_of(text, first, second, direction)
-        if data[k.BOARD + rear] and second is not None:
+        if data[lay.BOARD + rear] and second is not None:
             front = int(k.push_front(data, self.spec, rear, direction))
             named = second if rear == first else first
             if named != front and (match["dir"] is not None or named != self._step(front, direction)):
@@ -319,21 +322,21 @@ class Mynd(Game):
             return self._why_placement_illegal(data, action, mover)
         rear, direction = divmod(action - self.cells, 4)
         name = self._names[rear]
-        if not data[k.BOARD + rear]:
+        if not data[lay.BOARD + rear]:
             return f"there is no piece on {name} to push"
         front = int(k.push_front(data, self.spec, rear, direction))
         text = self._push_text(rear, front, direction)
         run = text[:-1]
         if self._step(front, direction) < 0:
             return f"{run} would be pushed off the board"
-        values = [int(data[k.BOARD + c]) for c in self._line(rear, front, direction)]
+        values = [int(data[lay.BOARD + c]) for c in self._line(rear, front, direction)]
         owners = [(v - 1) & 3 for v in values]
         behind = self._step(rear, k._opposite(direction))
         own_lone = owners[0] == mover and len(values) == 1
         if self.options["push_mode"] == "from_pusher":
             if owners[0] != mover:
                 return f"the rear piece of a push must be {colour}'s (push_mode=from_pusher)"
-        elif behind >= 0 and data[k.BOARD + behind]:
+        elif behind >= 0 and data[lay.BOARD + behind]:
             whole_rear = int(k.push_front(data, self.spec, rear, k._opposite(direction)))
             whole = self._push_text(whole_rear, front, direction)
             if self.options["slide"] == "any_own_piece" and own_lone:
@@ -350,10 +353,10 @@ class Mynd(Game):
                         f"({max(others)}) (push_majority=each_opponent)")
         elif mine <= sum(others):
             return f"{colour}'s pieces in {run} ({mine}) do not outnumber the others' ({sum(others)})"
-        if not self.options["push_pegs"] and any(v > k.PEG for v in values):
+        if not self.options["push_pegs"] and any(v > lay.PEG for v in values):
             return f"{run} holds a starting peg, and pegs may not be pushed (push_pegs=false)"
         if self.options["lock_on_enclose"]:
-            locks = int(self.spec[k.S_LOCKS])
+            locks = int(self.spec[lay.S_LOCKS])
             for cell, seat in zip(self._line(rear, front, direction), owners, strict=True):
                 lock = int(data[locks + self._step(cell, direction)])
                 if lock and lock != seat + 1:
@@ -362,11 +365,11 @@ class Mynd(Game):
 
     def _why_placement_illegal(self, data: np.ndarray, cell: int, mover: int) -> str:
         name, colour = self._names[cell], COLOURS[mover]
-        if data[k.BOARD + cell]:
+        if data[lay.BOARD + cell]:
             return f"{name} is occupied"
-        if data[k.F_SUPPLY + mover] <= 0:
+        if data[lay.F_SUPPLY + mover] <= 0:
             return f"{colour} has no pieces left in hand (only pushes and passes)"
-        lock = int(data[int(self.spec[k.S_LOCKS]) + cell])
+        lock = int(data[int(self.spec[lay.S_LOCKS]) + cell])
         if self.options["lock_on_enclose"] and lock and lock != mover + 1:
             return f"{name} is territory banked by {COLOURS[lock - 1]} (lock_on_enclose)"
         neighbourhood = self.options["liberty_neighbourhood"]
@@ -374,7 +377,7 @@ class Mynd(Game):
             return f"a sown piece on {name} would have no empty neighbour (sowing_needs_liberty=true, " \
                    f"liberty_neighbourhood={neighbourhood})"
         neighbours = [self._step(cell, direction) for direction in range(8)]
-        if not any(other >= 0 and data[k.BOARD + other] and (data[k.BOARD + other] - 1) & 3 == mover
+        if not any(other >= 0 and data[lay.BOARD + other] and (data[lay.BOARD + other] - 1) & 3 == mover
                    for other in neighbours):
             return f"{name} is not next to a {colour} piece (diagonals count; sowing=false)"
         return f"a piece on {name} would have no empty neighbour (liberty_neighbourhood={neighbourhood})"
@@ -396,31 +399,31 @@ class Mynd(Game):
     def scores(self, data: np.ndarray) -> tuple[float, ...]:
         """Each seat's territory now (M5): empty points it would score if the game ended here."""
         work = data.copy()
-        k.territory_scores(work, self.spec)
+        territory.territory_scores(work, self.spec)
         return tuple(float(work[kernel.SCORE + seat]) for seat in range(self.num_seats))
 
     def claims(self, data: np.ndarray) -> list[int]:
         """For every point, the seat it scores for now; -1 for none, -2 for a point several claim."""
         work = data.copy()
         if self.options["lock_on_enclose"]:
-            locks = int(self.spec[k.S_LOCKS])
+            locks = int(self.spec[lay.S_LOCKS])
             return [int(work[locks + cell]) - 1 for cell in range(self.cells)]
-        k.claim_territory(work, self.spec)
-        claim = int(self.spec[k.S_CLAIM])
-        return [int(work[claim + cell]) if not work[k.BOARD + cell] else k.NO_CLAIM for cell in range(self.cells)]
+        territory.claim_territory(work, self.spec)
+        claim = int(self.spec[lay.S_CLAIM])
+        return [int(work[claim + cell]) if not work[lay.BOARD + cell] else lay.NO_CLAIM for cell in range(self.cells)]
 
     # -- position text --------------------------------------------------------------------------
 
     def position_text(self, data: np.ndarray) -> str:
-        size = self.size
+        size, cells = self.size, self.cells
         locked = bool(self.options["lock_on_enclose"])
-        locks = int(self.spec[k.S_LOCKS])
+        values = data[lay.BOARD: lay.BOARD + cells].tolist()
+        locks = data[int(self.spec[lay.S_LOCKS]):][:cells].tolist() if locked else [0] * cells
         rows = []
         for row in range(size):
             text, empty = "", 0
             for cell in range(row * size, row * size + size):
-                value = int(data[k.BOARD + cell])
-                lock = int(data[locks + cell]) if locked else 0
+                value, lock = values[cell], locks[cell]
                 if value == 0 and lock == 0:
                     empty += 1
                     continue
@@ -429,9 +432,9 @@ class Mynd(Game):
                 if value == 0:
                     text += LETTERS[lock - 1].lower()
                 else:
-                    text += LETTERS[(value - 1) & 3] + ("*" if value > k.PEG else "") + ("+" if lock else "")
+                    text += LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else "") + ("+" if lock else "")
             rows.append(text + (str(empty) if empty else ""))
-        fields = ["/".join(rows), LETTERS[int(data[k.F_NEXT])].lower(), str(int(data[kernel.PLY]))]
+        fields = ["/".join(rows), LETTERS[int(data[lay.F_NEXT])].lower(), str(int(data[kernel.PLY]))]
         since = self._since_texts(data)
         if since:
             fields.append("since:" + ",".join(since))
@@ -444,30 +447,28 @@ class Mynd(Game):
         return " ".join(fields)
 
     def _since_texts(self, data: np.ndarray) -> list[str]:
-        start = int(self.spec[k.S_SINCE])
+        start = int(self.spec[lay.S_SINCE])
+        cache = self._since_text_cache
         texts = []
-        for i in range(int(data[k.F_SINCE])):
-            action, front = divmod(int(data[start + i]), k.FRONT)
-            if action == self.pass_action:
-                texts.append("pass")
-            else:
+        for entry in data[start: start + int(data[lay.F_SINCE])].tolist():
+            text = cache.get(entry)
+            if text is None:
+                action, front = divmod(entry, lay.FRONT)
                 rear, direction = divmod(action - self.cells, 4)
-                texts.append(self._push_text(rear, front, direction))
+                text = cache[entry] = "pass" if action == self.pass_action else self._push_text(rear, front, direction)
+            texts.append(text)
         return texts
 
     def _cut_texts(self, data: np.ndarray) -> list[str]:
         if self.options["diagonal_links"] != "chrono_cut":
             return []
-        cut = int(self.spec[k.S_CUT])
-        size = self.size
+        cut = int(self.spec[lay.S_CUT])
         texts = []
-        for block in range(self.cells):
+        for block in np.flatnonzero(data[cut: cut + self.cells]).tolist():
             bits = int(data[cut + block])
-            if bits:
-                holders = [block, block + 1]  # the \ link starts top-left, the / link top-right
-                letters = "".join(LETTERS[(int(data[k.BOARD + holders[i]]) - 1) & 3]
-                                  for i in range(2) if bits & (1 << i))
-                texts.append(self._names[block + size] + letters)
+            holders = [block, block + 1]  # the \ link starts top-left, the / link top-right
+            letters = "".join(LETTERS[(int(data[lay.BOARD + holders[i]]) - 1) & 3] for i in range(2) if bits & (1 << i))
+            texts.append(self._names[block + self.size] + letters)
         return texts
 
     def parse_position(self, text: str) -> np.ndarray:
@@ -486,7 +487,7 @@ class Mynd(Game):
         ply, seat = int(ply_text), seats.index(seat_text.lower())
         data[kernel.PLY] = ply
         data[kernel.TO_MOVE] = seat
-        data[k.F_NEXT] = seat
+        data[lay.F_NEXT] = seat
         since: list[str] = []
         cuts: list[str] = []
         end = None
@@ -525,7 +526,7 @@ class Mynd(Game):
                     points.extend([(0, 0)] * int(token))
                 elif (found := piece.fullmatch(token)) and (locked or not found[3]):
                     seat = letters.index(found[1])
-                    points.append((seat + 1 + (k.PEG if found[2] else 0), seat + 1 if found[3] else 0))
+                    points.append((seat + 1 + (lay.PEG if found[2] else 0), seat + 1 if found[3] else 0))
                     counts[seat] += 1
                     pegs[seat] += bool(found[2])
                 elif locked and banked.fullmatch(token):
@@ -537,8 +538,8 @@ class Mynd(Game):
             if len(points) != size:
                 raise PositionError(f"{text!r}: row {label} has {len(points)} points, not {size}")
             for col, (value, lock) in enumerate(points):
-                data[k.BOARD + row * size + col] = value
-                data[int(self.spec[k.S_LOCKS]) + row * size + col] = lock
+                data[lay.BOARD + row * size + col] = value
+                data[int(self.spec[lay.S_LOCKS]) + row * size + col] = lock
         for seat in range(players):
             if pegs[seat] != 1:
                 raise PositionError(f"{text!r}: {COLOURS[seat]} has {pegs[seat]} starting pegs; "
@@ -546,14 +547,15 @@ class Mynd(Game):
             if counts[seat] > self.supply:
                 raise PositionError(f"{text!r}: {COLOURS[seat]} has {counts[seat]} pieces on the board, more than "
                                     f"the supply of {self.supply}")
-            data[k.F_SUPPLY + seat] = self.supply - counts[seat]
+            data[lay.F_SUPPLY + seat] = self.supply - counts[seat]
 
     def _set_cuts(self, data: np.ndarray, tokens: list[str], text: str) -> None:
         if tokens and self.options["diagonal_links"] != "chrono_cut":
             raise PositionError(f"{text!r}: cut links are recorded only with diagonal_links=chrono_cut")
-        cut, size = int(self.spec[k.S_CUT]), self.size
+        cut, size = int(self.spec[lay.S_CUT]), self.size
         for block in range(self.cells):
-            if block % size < size - 1 and block // size < size - 1 and k.block_links(data, self.spec, block) >= 4:
+            inside = block % size < size - 1 and block // size < size - 1
+            if inside and territory.block_links(data, self.spec, block) >= 4:
                 data[cut + block] = 3  # unless listed: as if both links were made in one move
         for token in tokens:
             match = re.fullmatch(rf"({_POINT})([A-Z]{{1,2}})", token)
@@ -562,21 +564,21 @@ class Mynd(Game):
                 raise PositionError(f"{text!r}: cut {token!r} is not a 2×2 block (named by its lower-left point) "
                                     f"followed by the letters of the players whose link there is cut")
             block = lower_left - size
-            if k.block_links(data, self.spec, block) < 4:
+            if territory.block_links(data, self.spec, block) < 4:
                 raise PositionError(f"{text!r}: cut {token!r}: no two links cross in the block at {match[1]}")
-            holders = {LETTERS[(int(data[k.BOARD + block + i]) - 1) & 3]: 1 << i for i in range(2)}
+            holders = {LETTERS[(int(data[lay.BOARD + block + i]) - 1) & 3]: 1 << i for i in range(2)}
             if any(letter not in holders for letter in match[2]):
                 raise PositionError(f"{text!r}: cut {token!r}: the links there are {' and '.join(holders)}'s")
             data[cut + block] = sum(holders[letter] for letter in set(match[2]))
 
     def _set_history(self, data: np.ndarray, tokens: list[str], text: str) -> None:
         """Rebuild the positions since the last placement from the ``since:`` moves, walking back."""
-        boards = [data[k.BOARD: k.BOARD + self.cells].copy()]
+        boards = [data[lay.BOARD: lay.BOARD + self.cells].copy()]
         actions = []
         for token in reversed(tokens):
             board = boards[-1].copy()
             if token == "pass":
-                actions.append(self.pass_action * k.FRONT)
+                actions.append(self.pass_action * lay.FRONT)
                 boards.append(board)
                 continue
             push = _SINCE_PUSH.fullmatch(token)
@@ -592,40 +594,40 @@ class Mynd(Game):
             for cell in line:
                 board[cell] = board[self._step(cell, direction)]
             board[self._step(front, direction)] = 0
-            actions.append(action * k.FRONT + front)
+            actions.append(action * lay.FRONT + front)
             boards.append(board)
-        since = int(self.spec[k.S_SINCE])
+        since = int(self.spec[lay.S_SINCE])
         actions.reverse()
         boards.reverse()
-        data[k.F_SINCE] = len(actions)
+        data[lay.F_SINCE] = len(actions)
         data[since: since + len(actions)] = actions
-        data[k.F_PUSHES] = sum(action != self.pass_action * k.FRONT for action in actions)
-        data[k.F_PASSES] = len(tokens) - len(list(_strip_passes(tokens)))
+        data[lay.F_PUSHES] = sum(action != self.pass_action * lay.FRONT for action in actions)
+        data[lay.F_PASSES] = len(tokens) - len(list(_strip_passes(tokens)))
         players = self.num_seats
         for index, board in enumerate(boards):
             board_hash, moment = k.board_signature(data, self.spec, board)
-            seat = (int(data[k.F_NEXT]) - (len(boards) - 1 - index)) % players
+            seat = (int(data[lay.F_NEXT]) - (len(boards) - 1 - index)) % players
             key = k.position_key(data, self.spec, board_hash, seat)
             if k.remember(data, self.spec, key, moment, index) >= 3 and index < len(boards) - 1:
                 raise PositionError(f"{text!r}: since: a position occurs a third time before the end")
 
     def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
         ply, cap = int(data[kernel.PLY]), int(self.options["ply_cap"])
-        passes, limit = int(data[k.F_PASSES]), int(self.spec[k.S_PASS_LIMIT])
+        passes, limit = int(data[lay.F_PASSES]), int(self.spec[lay.S_PASS_LIMIT])
         if end is None:
             if ply >= cap:
                 raise PositionError(f"{text!r}: ply {ply} is not before the ply cap {cap}; add end:ply-cap")
             if passes >= limit:
                 raise PositionError(f"{text!r}: {passes} passes in succession end the game; add end:passes")
             return
-        if end == k.REASON_PLY_CAP and ply != cap:
+        if end == lay.REASON_PLY_CAP and ply != cap:
             raise PositionError(f"{text!r}: end:ply-cap, but ply {ply} is not the ply cap {cap}")
-        if end == k.REASON_PASSES and passes < limit:
+        if end == lay.REASON_PASSES and passes < limit:
             raise PositionError(f"{text!r}: end:passes, but only {passes} passes end the since: list "
                                 f"({limit} needed)")
-        if end == k.REASON_REPETITION and self.options["superko"] != "off":
+        if end == lay.REASON_REPETITION and self.options["superko"] != "off":
             raise PositionError(f"{text!r}: end:repetition happens only with superko=off")
-        k.finish(data, self.spec, end)
+        territory.finish(data, self.spec, end)
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -648,18 +650,18 @@ class Mynd(Game):
         for row in range(size):
             text = f"{size - row:>2} "
             for cell in range(row * size, row * size + size):
-                value = int(data[k.BOARD + cell])
+                value = int(data[lay.BOARD + cell])
                 if value:
-                    text += LETTERS[(value - 1) & 3] + ("*" if value > k.PEG else " ")
+                    text += LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else " ")
                 elif claims is not None and claims[cell] >= 0:
                     text += LETTERS[claims[cell]].lower() + " "
-                elif claims is not None and claims[cell] == k.VOID:
+                elif claims is not None and claims[cell] == lay.VOID:
                     text += "? "
                 else:
                     text += ". "
             lines.append(text.rstrip())
         lines.append(header)
-        lines.append(", ".join(f"{COLOURS[seat]} {int(data[k.F_SUPPLY + seat])} in hand"
+        lines.append(", ".join(f"{COLOURS[seat]} {int(data[lay.F_SUPPLY + seat])} in hand"
                                for seat in range(self.num_seats)))
         return "\n".join(lines)
 

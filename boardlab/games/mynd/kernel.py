@@ -1,41 +1,11 @@
-"""Mynd's rules as numba kernels over a state vector (the rules are in the package docstring).
-
-Spec vector (options and tables, built by ``face.Mynd.build_spec``)::
-
-    S_SIZE S_CELLS S_PLAYERS … S_TABLE_MASK     options, as small integers
-    S_NEIGH      -> cells x 8 neighbour table (-1 off board), directions as topology.SQUARE_DIRECTIONS
-    S_EDGE       -> per cell, 1 on the board's edge
-    S_ROW, S_COL -> per cell, its row (from the top) and column
-    S_KEYS       -> Zobrist keys: 8 per cell (a piece or a peg of each seat), then one per seat to move
-    S_MOMENT     -> per cell its moment weight; then per seat its colour weight; then per direction
-                    the change of a cell's weight one step that way
-    S_DEBRUIJN   -> 32 entries: the index of a power of two (bit scans)
-    S_ROW_OCC, …, S_SCRATCH: where the state's regions start
-
-State vector, after the common header of ``boardlab.core.kernel``::
-
-    F_PASSES     consecutive passes (the game ends when every player has passed once, or twice)
-    F_HASH       Zobrist hash of the board (pieces and pegs; not the seat to move)
-    F_MOMENT     sum over pieces of colour weight x point weight: a cheap prefilter for superko
-    F_SINCE      moves (pushes and passes) since the last placement, listed in the since region
-    F_PUSHES     pushes among them: with none, no push can repeat a position
-    F_PEG+s      where seat s's starting peg is now (pushes move it)
-    F_SUPPLY+s   pieces seat s still has in hand
-    F_NEXT       the seat to move next (kept when the game is over, unlike TO_MOVE)
-    BOARD        one value per point: 0 empty, 1+s a piece of seat s, 5+s seat s's peg
-    bitboards    per row and per column: occupied points, each seat's, the pegs (bit i = column or
-                 row i): runs, counts and crossings come from bit operations
-    cut          per 2x2 block (indexed by its top-left point) which crossed link is cut (M3 chrono_cut)
-    locks        per point, 1+s once it is banked for seat s (M6 lock_on_enclose)
-    table        open-addressing hash set of the positions since the last placement (superko, M9)
-    counts       how often each of them occurred (only with superko=off: the repetition draw)
-    filter       a bit per moment value of those positions (a clear bit: the position is new)
-    since        the moves since the last placement: action*1024 + the cell of the push's front
-    used         per position since the last placement, its table slot and its moment (to clear them)
-    scratch      flood-fill labels, queue, component sizes, claims, trunk marks; candidate moments
+"""Mynd's rules as numba kernels over a state vector (the rules are in the package docstring; the
+layout of the spec and state vectors is in ``layout.py``; territory and the end in ``territory.py``).
 
 Pieces never leave the board, so a placement always makes a position never seen before; only
 positions since the last placement can repeat, and a move's new position is looked up in a set.
+Legal pushes come from bit operations on each row's and column's occupancy; a candidate push's new
+position is first looked up by its moment (one multiplication) and only walked and hashed exactly
+when the moment filter says it might have occurred.
 
 Actions: a point index places a piece there; ``cells + 4 * rear + direction`` pushes the pieces from
 ``rear`` forwards (N, E, S, W as directions 0 to 3) one point; ``5 * cells`` passes.
@@ -45,154 +15,76 @@ from __future__ import annotations
 
 from numba import njit
 
-from boardlab.core.kernel import (
-    APPLY_SIG,
-    END_REASON,
-    LEGAL_SIG,
-    PLY,
-    SCORE,
-    TO_MOVE,
+from boardlab.core.kernel import APPLY_SIG, LEGAL_SIG, PLY, TO_MOVE
+from boardlab.games.mynd.layout import (
+    BOARD,
+    F_HASH,
+    F_MOMENT,
+    F_NEXT,
+    F_PASSES,
+    F_PEG,
+    F_PUSHES,
+    F_SINCE,
+    F_SUPPLY,
+    FILTER_WORDS,
+    FRONT,
+    KEYS_PER_CELL,
+    LINKS_CHRONO,
+    MAJORITY_COMBINED,
+    PEG,
+    PUSH_WHOLE_RUN,
+    REASON_PASSES,
+    REASON_PLY_CAP,
+    REASON_REPETITION,
+    S_CANDIDATES,
+    S_CELLS,
+    S_COL,
+    S_COL_OCC,
+    S_COL_PEG,
+    S_COL_SEAT,
+    S_COUNTS,
+    S_CUT,
+    S_FILTER,
+    S_KEYS,
+    S_LIBERTY_DIRS,
+    S_LINKS,
+    S_LOCK,
+    S_LOCKS,
+    S_MAJORITY,
+    S_MOMENT,
+    S_NEIGH,
+    S_PASS_LIMIT,
+    S_PLAYERS,
+    S_PLY_CAP,
+    S_PUSH_MODE,
+    S_PUSH_PEGS,
+    S_ROW,
+    S_ROW_OCC,
+    S_ROW_PEG,
+    S_ROW_SEAT,
+    S_SINCE,
+    S_SIZE,
+    S_SLIDE,
+    S_SOW_LIBERTY,
+    S_SOWING,
+    S_SUPERKO,
+    S_TABLE,
+    S_TABLE_MASK,
+    S_USED,
+    S_USED_MOMENT,
+    SLIDE_ANY_OWN,
+    SUPERKO_OFF,
+    SUPERKO_POSITIONAL,
+    bit_index,
+    owner,
+    popcount,
+)
+from boardlab.games.mynd.territory import (
+    bank_enclosures,
+    finish,
 )
 
-S_SIZE = 0
-S_CELLS = 1
-S_PLAYERS = 2
-S_SOWING = 3
-S_SOW_LIBERTY = 4
-S_LIBERTY_DIRS = 5
-S_LINKS = 6
-S_PUSH_MODE = 7
-S_MAJORITY = 8
-S_SLIDE = 9
-S_TERRITORY = 10
-S_NESTED = 11
-S_LOCK = 12
-S_PUSH_PEGS = 13
-S_SUPERKO = 14
-S_PASS_LIMIT = 15
-S_PLY_CAP = 16
-S_TABLE_MASK = 17
-S_NEIGH = 18
-S_EDGE = 19
-S_ROW = 20
-S_COL = 21
-S_KEYS = 22
-S_MOMENT = 23
-S_DEBRUIJN = 24
-S_ROW_OCC = 25
-S_COL_OCC = 26
-S_ROW_SEAT = 27
-S_COL_SEAT = 28
-S_ROW_PEG = 29
-S_COL_PEG = 30
-S_CUT = 31
-S_LOCKS = 32
-S_TABLE = 33
-S_COUNTS = 34
-S_FILTER = 35
-S_SINCE = 36
-S_USED = 37
-S_USED_MOMENT = 38
-S_LABEL = 39
-S_QUEUE = 40
-S_COMP = 41
-S_CLAIM = 42
-S_BEST = 43
-S_TRUNK = 44
-S_CANDIDATES = 45
-S_STATE_LEN = 46
-SPEC_HEADER = 48
-
-LINKS_CHRONO = 0
-LINKS_MUTUAL = 1
-LINKS_ALWAYS = 2
-LINKS_NONE = 3
-
-PUSH_WHOLE_RUN = 0
-PUSH_FROM_PUSHER = 1
-
-MAJORITY_COMBINED = 0
-MAJORITY_EACH = 1
-
-SLIDE_RUN_OF_ONE = 0
-SLIDE_ANY_OWN = 1
-
-TERRITORY_TRUNK = 0
-TERRITORY_PEG = 1
-TERRITORY_GO = 2
-TERRITORY_SMALLER = 3
-
-NESTED_VOID = 0
-NESTED_INNER = 1
-
-SUPERKO_POSITIONAL = 0
-SUPERKO_SITUATIONAL = 1
-SUPERKO_OFF = 2
-
-F_PASSES = 8
-F_HASH = 9
-F_MOMENT = 10
-F_SINCE = 11
-F_PUSHES = 12
-F_PEG = 13
-F_SUPPLY = 17
-F_NEXT = 21
-BOARD = 22
-
-PEG = 4  # a peg of seat s is 1 + PEG + s on the board
-KEYS_PER_CELL = 8
-FRONT = 1024  # since entries: action * FRONT + front cell
-FILTER_WORDS = 256  # 16384 bits
-NO_CLAIM = -1
-VOID = -2
-
-REASON_PASSES = 1
-REASON_PLY_CAP = 2
-REASON_REPETITION = 3
-
-
-def layout(size: int, players: int, table: int, counts: bool, ply_cap: int) -> dict[int, int]:
-    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
-    cells = size * size
-    regions = {S_ROW_OCC: size, S_COL_OCC: size, S_ROW_SEAT: 4 * size, S_COL_SEAT: 4 * size, S_ROW_PEG: size,
-               S_COL_PEG: size, S_CUT: cells, S_LOCKS: cells, S_TABLE: table, S_COUNTS: table if counts else 0,
-               S_FILTER: FILTER_WORDS, S_SINCE: ply_cap + 1, S_USED: ply_cap + 2, S_USED_MOMENT: ply_cap + 2,
-               S_LABEL: cells, S_QUEUE: cells, S_COMP: cells, S_CLAIM: cells, S_BEST: cells, S_TRUNK: cells,
-               S_CANDIDATES: 5 * cells + 1}
-    at = BOARD + cells
-    starts = {}
-    for field, length in regions.items():
-        starts[field] = at
-        at += length
-    starts[S_STATE_LEN] = at
-    return starts
-
-
-# -- bits ----------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def popcount(x):  # type: ignore[no-untyped-def]
-    """Set bits in ``x`` (< 2**32)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True)
-def bit_index(spec, bit):  # type: ignore[no-untyped-def]
-    """The index of the single set bit ``bit`` (< 2**32), by a de Bruijn multiplication."""
-    return spec[spec[S_DEBRUIJN] + (((bit * 0x077CB531) & 0xFFFFFFFF) >> 27)]
-
-
 # -- the board and its derived regions ----------------------------------------------------------
-
-
-@njit(cache=True)
-def owner(value):  # type: ignore[no-untyped-def]
-    """The seat owning a board value (a piece or a peg); only for occupied points."""
-    return (value - 1) & 3
 
 
 @njit(cache=True)
@@ -332,26 +224,7 @@ def board_signature(state, spec, board):  # type: ignore[no-untyped-def]
     return board_hash, moment
 
 
-# -- diagonal links (M3) -------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def block_links(state, spec, top_left):  # type: ignore[no-untyped-def]
-    """The links in the 2x2 block at ``top_left``: bit 0 the ``\\`` diagonal, bit 1 the ``/`` one,
-    bit 2 set when both are linked by different seats (the block is crossed)."""
-    size = spec[S_SIZE]
-    a = state[BOARD + top_left]
-    b = state[BOARD + top_left + 1]
-    c = state[BOARD + top_left + size]
-    d = state[BOARD + top_left + size + 1]
-    mask = 0
-    if a != 0 and d != 0 and owner(a) == owner(d):
-        mask |= 1
-    if b != 0 and c != 0 and owner(b) == owner(c):
-        mask |= 2
-    if mask == 3 and owner(a) != owner(b):
-        mask |= 4
-    return mask
+# -- crossing links (M3 chrono_cut) ----------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -393,250 +266,7 @@ def _update_cuts(state, spec, seat_at, line, by_rows, before_back, before_slash,
             state[cut + block] = 0
 
 
-@njit(cache=True)
-def link_intact(state, spec, block, bit):  # type: ignore[no-untyped-def]
-    """Whether the link on diagonal ``bit`` (1 ``\\``, 2 ``/``) of ``block`` walls, given that it exists."""
-    mode = spec[S_LINKS]
-    if mode == LINKS_ALWAYS:
-        return True
-    if mode == LINKS_NONE:
-        return False
-    if mode == LINKS_CHRONO:
-        return (state[spec[S_CUT] + block] & bit) == 0
-    return block_links(state, spec, block) < 4
-
-
-# -- territory (M5, M6) --------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _diagonal_block(spec, cell, k):  # type: ignore[no-untyped-def]
-    """For a diagonal step from ``cell`` in direction k (4 NE, 5 SE, 6 SW, 7 NW): the block's
-    top-left point and the bit of the diagonal the step runs along."""
-    size = spec[S_SIZE]
-    if k == 4:
-        return cell - size, 2
-    if k == 5:
-        return cell, 1
-    if k == 6:
-        return cell - 1, 2
-    return cell - size - 1, 1
-
-
-@njit(cache=True)
-def _mark_trunk(state, spec, seat):  # type: ignore[no-untyped-def]
-    """Mark the trunk of ``seat`` (its pieces joined to its peg, diagonally where the link walls)."""
-    neigh = spec[S_NEIGH]
-    trunk = spec[S_TRUNK]
-    queue = spec[S_QUEUE]
-    stamp = seat + 1
-    start = state[F_PEG + seat]
-    state[trunk + start] = stamp
-    state[queue] = start
-    length = 1
-    head = 0
-    while head < length:
-        cell = state[queue + head]
-        head += 1
-        for k in range(8):
-            other = spec[neigh + cell * 8 + k]
-            if other < 0 or state[trunk + other] == stamp:
-                continue
-            value = state[BOARD + other]
-            if value == 0 or owner(value) != seat:
-                continue
-            if k >= 4:
-                u = state[BOARD + spec[neigh + cell * 8 + (k - 4)]]
-                v = state[BOARD + spec[neigh + cell * 8 + ((k - 3) & 3)]]
-                side_open = (u == 0 or owner(u) != seat) and (v == 0 or owner(v) != seat)
-                if side_open:
-                    block, bit = _diagonal_block(spec, cell, k)
-                    if not link_intact(state, spec, block, bit):
-                        continue
-            state[trunk + other] = stamp
-            state[queue + length] = other
-            length += 1
-
-
-@njit(cache=True)
-def _component(state, spec, seat, start, label):  # type: ignore[no-untyped-def]
-    """Label the region of non-``seat`` points holding ``start``; return its size and whether it
-    counts for ``seat`` under the anchoring rules (smaller_side is decided later, from sizes)."""
-    neigh = spec[S_NEIGH]
-    labels = spec[S_LABEL]
-    queue = spec[S_QUEUE]
-    trunk = spec[S_TRUNK]
-    edge = spec[S_EDGE]
-    diagonal_passage = spec[S_LINKS] != LINKS_ALWAYS
-    state[labels + start] = label
-    state[queue] = start
-    length = 1
-    head = 0
-    on_edge = False
-    by_trunk = False
-    by_peg = False
-    other_peg = False
-    other_piece = False
-    while head < length:
-        cell = state[queue + head]
-        head += 1
-        value = state[BOARD + cell]
-        if value != 0:
-            other_piece = True
-            if value > PEG:
-                other_peg = True
-        if spec[edge + cell]:
-            on_edge = True
-        for k in range(4):
-            other = spec[neigh + cell * 8 + k]
-            if other < 0:
-                continue
-            v = state[BOARD + other]
-            if v != 0 and owner(v) == seat:
-                if state[trunk + other] == seat + 1:
-                    by_trunk = True
-                if v == seat + 1 + PEG:
-                    by_peg = True
-            elif state[labels + other] < 0:
-                state[labels + other] = label
-                state[queue + length] = other
-                length += 1
-        if not diagonal_passage:
-            continue
-        for k in range(4, 8):
-            other = spec[neigh + cell * 8 + k]
-            if other < 0 or state[labels + other] >= 0:
-                continue
-            v = state[BOARD + other]
-            if v != 0 and owner(v) == seat:
-                continue
-            u = state[BOARD + spec[neigh + cell * 8 + (k - 4)]]
-            w = state[BOARD + spec[neigh + cell * 8 + ((k - 3) & 3)]]
-            if u == 0 or w == 0 or owner(u) != seat or owner(w) != seat:
-                continue  # reachable through the open side cell anyway
-            block, bit = _diagonal_block(spec, cell, k)
-            if link_intact(state, spec, block, 3 - bit):
-                continue
-            state[labels + other] = label
-            state[queue + length] = other
-            length += 1
-    rule = spec[S_TERRITORY]
-    if rule == TERRITORY_GO:
-        counts = not other_piece
-    elif rule == TERRITORY_SMALLER:
-        counts = True
-    else:
-        anchored = by_trunk if rule == TERRITORY_TRUNK else by_peg
-        counts = not on_edge or (anchored and not other_peg)
-    return length, counts
-
-
-@njit(cache=True)
-def claim_territory(state, spec):  # type: ignore[no-untyped-def]
-    """Write in the claim region, for every empty point, the seat it scores for now: a seat,
-    ``NO_CLAIM``, or ``VOID`` (claimed by several; with nested=inner_owner the smallest area wins)."""
-    cells = spec[S_CELLS]
-    claim = spec[S_CLAIM]
-    best = spec[S_BEST]
-    labels = spec[S_LABEL]
-    comp = spec[S_COMP]
-    trunk = spec[S_TRUNK]
-    inner = spec[S_NESTED] == NESTED_INNER
-    for cell in range(cells):
-        state[claim + cell] = NO_CLAIM
-        state[best + cell] = cells + 1
-        state[trunk + cell] = 0
-    for seat in range(spec[S_PLAYERS]):
-        _mark_trunk(state, spec, seat)
-        for cell in range(cells):
-            state[labels + cell] = -1
-        count = 0
-        largest = 0
-        for cell in range(cells):
-            value = state[BOARD + cell]
-            if state[labels + cell] >= 0 or (value != 0 and owner(value) == seat):
-                continue
-            size, counts = _component(state, spec, seat, cell, count)
-            state[comp + count] = size if counts else -1
-            largest = max(largest, size)
-            count += 1
-        if spec[S_TERRITORY] == TERRITORY_SMALLER:
-            for i in range(count):
-                if state[comp + i] >= largest:
-                    state[comp + i] = -1
-        for cell in range(cells):
-            if state[BOARD + cell] != 0:
-                continue
-            size = state[comp + state[labels + cell]]
-            if size < 0:
-                continue
-            if not inner:
-                state[claim + cell] = seat if state[claim + cell] == NO_CLAIM else VOID
-            elif size < state[best + cell]:
-                state[claim + cell] = seat
-                state[best + cell] = size
-            elif size == state[best + cell]:
-                state[claim + cell] = VOID
-
-
-@njit(cache=True)
-def territory_scores(state, spec):  # type: ignore[no-untyped-def]
-    """Write each seat's territory now into its SCORE field (raw points, not the result)."""
-    cells = spec[S_CELLS]
-    players = spec[S_PLAYERS]
-    for seat in range(players):
-        state[SCORE + seat] = 0
-    if spec[S_LOCK]:
-        locks = spec[S_LOCKS]
-        for cell in range(cells):
-            if state[locks + cell] > 0:
-                state[SCORE + state[locks + cell] - 1] += 1
-        return
-    claim_territory(state, spec)
-    for cell in range(cells):
-        seat = state[spec[S_CLAIM] + cell]
-        if seat >= 0:
-            state[SCORE + seat] += 1
-
-
-@njit(cache=True)
-def _bank_enclosures(state, spec):  # type: ignore[no-untyped-def]
-    """M6 lock_on_enclose: every empty point that scores for one seat now is banked for it."""
-    claim_territory(state, spec)
-    locks = spec[S_LOCKS]
-    for cell in range(spec[S_CELLS]):
-        seat = state[spec[S_CLAIM] + cell]
-        if seat >= 0 and state[locks + cell] == 0:
-            state[locks + cell] = seat + 1
-
-
-@njit(cache=True)
-def finish(state, spec, reason):  # type: ignore[no-untyped-def]
-    """End the game: score the territory; the top score wins, seats tied on top each get a draw."""
-    state[TO_MOVE] = -1
-    state[END_REASON] = reason
-    players = spec[S_PLAYERS]
-    if reason == REASON_REPETITION:
-        for seat in range(players):
-            state[SCORE + seat] = 1
-        return
-    territory_scores(state, spec)
-    top = -1
-    tied = 0
-    for seat in range(players):
-        if state[SCORE + seat] > top:
-            top = state[SCORE + seat]
-            tied = 1
-        elif state[SCORE + seat] == top:
-            tied += 1
-    for seat in range(players):
-        if state[SCORE + seat] == top:
-            state[SCORE + seat] = 2 if tied == 1 else 1
-        else:
-            state[SCORE + seat] = 0
-
-
-# -- pushes (M4, M10) ----------------------------------------------------------------------------
+# -- pushes (M4, M10) and placements (M1, M2) ----------------------------------------------------
 
 
 @njit(cache=True)
@@ -894,7 +524,7 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
             if line < size - 1:
                 _update_cuts(state, spec, seat_at, line, by_rows, b1, s1, c1)
         if spec[S_LOCK]:
-            _bank_enclosures(state, spec)
+            bank_enclosures(state, spec)
     ply = state[PLY] + 1
     state[PLY] = ply
     following = (mover + 1) % players
