@@ -331,13 +331,13 @@ class Mynd(Game):
             return f"{run} would be pushed off the board"
         values = [int(data[lay.BOARD + c]) for c in self._line(rear, front, direction)]
         owners = [(v - 1) & 3 for v in values]
-        behind = self._step(rear, k._opposite(direction))
+        behind = self._step(rear, k.opposite(direction))
         own_lone = owners[0] == mover and len(values) == 1
         if self.options["push_mode"] == "from_pusher":
             if owners[0] != mover:
                 return f"the rear piece of a push must be {colour}'s (push_mode=from_pusher)"
         elif behind >= 0 and data[lay.BOARD + behind]:
-            whole_rear = int(k.push_front(data, self.spec, rear, k._opposite(direction)))
+            whole_rear = int(k.push_front(data, self.spec, rear, k.opposite(direction)))
             whole = self._push_text(whole_rear, front, direction)
             if self.options["slide"] == "any_own_piece" and own_lone:
                 pass

@@ -270,7 +270,7 @@ def _update_cuts(state, spec, seat_at, line, by_rows, before_back, before_slash,
 
 
 @njit(cache=True)
-def _opposite(direction):  # type: ignore[no-untyped-def]
+def opposite(direction):  # type: ignore[no-untyped-def]
     return (direction + 2) & 3
 
 
@@ -424,7 +424,7 @@ def _push(state, spec, rear, direction):  # type: ignore[no-untyped-def]
     neigh = spec[S_NEIGH]
     front = push_front(state, spec, rear, direction)
     dest = spec[neigh + front * 8 + direction]
-    back = _opposite(direction)
+    back = opposite(direction)
     cell = dest
     src = front
     while True:
