@@ -654,7 +654,7 @@ def test_bad_options_say_what_is_accepted(options: dict, message: str) -> None:
 def test_variants_and_seats_follow_the_players_option() -> None:
     assert boardlab.load("mynd", variant="three_players").num_seats == 3
     assert boardlab.load("mynd", variant="four_players").num_seats == 4
-    assert boardlab.load("mynd", variant="experimental").options["territory_rule"] == "go_area"
+    assert boardlab.load("mynd", variant="simple").options["territory_rule"] == "go_area"
     assert boardlab.info("mynd").players == (2, 3, 4)
 
 

@@ -119,7 +119,7 @@ INFO = GameInfo(
     variants=(
         Variant("three_players", {"players": 3}, "three players: pegs bottom-left, top-middle, bottom-right"),
         Variant("four_players", {"players": 4}, "four players, one peg in each corner"),
-        Variant("experimental", {"diagonal_links": "mutual_cut", "territory_rule": "go_area"},
+        Variant("simple", {"diagonal_links": "mutual_cut", "territory_rule": "go_area"},
                 "the simplest reading of walls and territory (stateless links, Go-like areas), for "
                 "first AI experiments"),
     ),
