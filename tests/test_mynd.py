@@ -669,7 +669,8 @@ def test_three_players_at_the_terminal_against_two_computer_opponents(
 ) -> None:
     lines = iter(["moves", "b2", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
-    assert main(["play", "mynd", "--option", "players=3", "--option", "size=7", "--seed", "2"]) == 0
+    argv = ["play", "mynd", "--option", "players=3", "--option", "size=7", "--opponent", "random", "--seed", "2"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
     assert "a2 b2 b1 a1^ a1> pass" in out
     assert "Last move: black b2" in out and "Last move: white " in out and "Last move: red " in out
