@@ -2,11 +2,11 @@
 
 >>> import boardlab
 >>> [info.id for info in boardlab.games()]
-['ndengrod', 'gtbm', 'horsmeier']
+['ndengrod', 'gtbm', 'horsmeier', 'mynd']
 >>> boardlab.load("chess")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier
+boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier, mynd
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ _PACKAGES = {
     "ndengrod": "boardlab.games.ndengrod",
     "gtbm": "boardlab.games.gtbm",
     "horsmeier": "boardlab.games.horsmeier",
+    "mynd": "boardlab.games.mynd",
 }
 
 

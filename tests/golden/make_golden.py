@@ -39,6 +39,10 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("horsmeier-black-first", "horsmeier", {"first_player": "black", "no_move_rule": "lose",
                                             "own_sum": "piece_only"}, 1, None, []),
     ("horsmeier-stuck", "horsmeier", {}, 3, "11/10,1b11/1w2,9,1b11/10,1b11/11/11/11/11/11/11/11 w 10", []),
+    ("mynd-default", "mynd", {}, 7, None, []),
+    ("mynd-three-players", "mynd", {"players": 3, "size": 9}, 5, None, []),
+    ("mynd-four-players", "mynd", {"players": 4, "size": 7}, 4, None, []),
+    ("mynd-lock-sowing", "mynd", {"lock_on_enclose": True, "sowing": True, "size": 7}, 2, None, []),
 ]
 
 
@@ -57,7 +61,7 @@ def main() -> None:
     for name, game_id, options, seed, start, opening in GAMES:
         final = play(game_id, options, seed, start, opening)
         record = records.GameRecord.from_state(
-            final, players=["random", "random"], seed=seed,
+            final, players=["random"] * final.game.num_seats, seed=seed,
             tags={"final_position": final.to_text(), "end_reason": str(final.end_reason)},
         )
         record.finished = None  # keep the files byte-identical between runs

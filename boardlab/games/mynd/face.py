@@ -1,0 +1,679 @@
+"""Mynd's Python face: options, Go-style notation, position text and the text board.
+
+>>> import boardlab
+>>> game = boardlab.load("mynd", size=5)
+>>> state = game.new_game().play("b2").play("d4").play("b2^")
+>>> print(state)
+   a b c d e
+ 5 . . . . W*
+ 4 . . . W .
+ 3 . B . . .
+ 2 . . . . .
+ 1 B*. . . .
+   a b c d e
+black 6 in hand, white 6 in hand
+
+Points are named as on a Go board: columns ``a``, ``b``, … without ``i``, rows numbered up from
+the bottom. A push is written from its rear piece to its front piece, then the direction
+(``^ > v <``); one piece alone is ``b2^``. Position text: the rows from the top, ``/``-separated,
+each as piece letters (``B W R G``; ``*`` after a starting peg) and counts of empty points; the
+seat to move (``b w r g``); the ply; then, where they apply, ``since:`` the moves since the last
+placement (they decide which positions superko forbids), ``cut:`` the cut links and ``end:``:
+
+>>> game.new_game().play("b2").to_text()
+'4W*/5/5/1B3/B*4 w 1'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.options import OptionValue
+from boardlab.core.topology import Topology, square
+from boardlab.core.view import View
+from boardlab.errors import InvalidMove, OptionError, PositionError
+from boardlab.games.mynd import INFO, territory
+from boardlab.games.mynd import kernel as k
+from boardlab.games.mynd import layout as lay
+
+COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # Go skips i
+LETTERS = "BWRG"
+COLOURS = ("black", "white", "red", "green")
+ARROWS = "^>v<"  # directions 0-3: N, E, S, W
+_DIRECTION_WORDS = {
+    "^": 0, "n": 0, "up": 0, "north": 0, ">": 1, "e": 1, "right": 1, "east": 1,
+    "v": 2, "s": 2, "down": 2, "south": 2, "<": 3, "w": 3, "left": 3, "west": 3,
+}
+_DIRECTION_NAMES = ("up", "right", "down", "left")
+_POINT = r"[a-z]\d{1,2}"
+_MOVE = re.compile(
+    rf"(?:push\s*)?(?P<a>{_POINT})(?:\s*-\s*(?P<b>{_POINT}))?\s*(?P<dir>\^|v|<|>|up|down|left|right|north|south|"
+    rf"east|west|n|s|e|w)?"
+)
+_SINCE_PUSH = re.compile(rf"({_POINT})(?:-({_POINT}))?([\^><v])")
+_LINKS = {"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
+          "none": lay.LINKS_NONE}
+_TERRITORY = {"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG, "go_area": lay.TERRITORY_GO,
+              "smaller_side": lay.TERRITORY_SMALLER}
+_SUPERKO = {"positional": lay.SUPERKO_POSITIONAL, "situational": lay.SUPERKO_SITUATIONAL, "off": lay.SUPERKO_OFF}
+_END_TOKENS = {"passes": lay.REASON_PASSES, "ply-cap": lay.REASON_PLY_CAP, "repetition": lay.REASON_REPETITION}
+
+
+def supply_per_player(size: int, players: int, rule: str) -> int:
+    """Pieces each player has at the start, the peg included (M8).
+
+    Two thirds of the board in all, split equally: round(2·size²/3 ÷ players), which gives every
+    figure the seed and the rules notes quote (40/27/20 on 11×11, 85/57/43 on 16×16, 120/80/60 on 19×19).
+
+    >>> [supply_per_player(n, 2, "two_thirds_total") for n in (11, 16, 19)]
+    [40, 85, 120]
+    >>> [supply_per_player(n, 3, "fixed_table") for n in (11, 16, 19)]
+    [20, 43, 60]
+    """
+    if rule == "unlimited":
+        return size * size
+    return round(2 * size * size / (3 * (4 if rule == "fixed_table" else players)))
+
+
+def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list[tuple[int, int]]:
+    """The starting pegs' (row from the top, column), in seat order: clockwise from bottom-left (M7)."""
+    bottom, top, right = size - 1, 0, size - 1
+    middle = size // 2 if size % 2 else (size // 2 - 1 if midpoint == "left" else size // 2)
+    if players == 2:
+        return [(bottom, 0), (top, right) if layout_2p == "opposite" else (bottom, right)]
+    if players == 3:
+        return [(bottom, 0), (top, middle), (bottom, right)]
+    return [(bottom, 0), (top, 0), (top, right), (bottom, right)]
+
+
+class Mynd(Game):
+    """Mynd with its options fixed."""
+
+    info = INFO
+    legal_kernel = staticmethod(k.legal)
+    apply_kernel = staticmethod(k.apply)
+
+    def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
+        if "ply_cap" not in given:
+            resolved["ply_cap"] = 3 * int(resolved["size"]) ** 2
+        players = int(resolved["players"])
+        if int(resolved["first_player"]) >= players:
+            raise OptionError(
+                f"mynd: option first_player={resolved['first_player']} is not a seat of {players} players; "
+                f"accepted: an integer from 0 to {players - 1}"
+            )
+
+    @property
+    def num_seats(self) -> int:
+        return int(self.options["players"])
+
+    # -- board and tables -----------------------------------------------------------------------
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def topology(self) -> Topology:
+        return square(self.size)
+
+    def build_spec(self) -> np.ndarray:
+        size = self._size = int(self.options["size"])
+        cells = self._cell_count = size * size
+        self._since_text_cache: dict[int, str] = {}
+        options = self.options
+        ply_cap = int(options["ply_cap"])
+        table = 1 << (2 * (ply_cap + 2) - 1).bit_length()
+        neigh_at = lay.SPEC_HEADER
+        edge_at = neigh_at + 8 * cells
+        row_at = edge_at + cells
+        col_at = row_at + cells
+        keys_at = col_at + cells
+        moment_at = keys_at + lay.KEYS_PER_CELL * cells + 4
+        debruijn_at = moment_at + cells + 4 + 4
+        spec = np.zeros(debruijn_at + 32, dtype=np.int64)
+        spec[lay.S_SIZE] = size
+        spec[lay.S_CELLS] = cells
+        spec[lay.S_PLAYERS] = self.num_seats
+        spec[lay.S_SOWING] = options["sowing"]
+        spec[lay.S_SOW_LIBERTY] = options["sowing_needs_liberty"]
+        spec[lay.S_LIBERTY_DIRS] = int(str(options["liberty_neighbourhood"]))
+        spec[lay.S_LINKS] = _LINKS[str(options["diagonal_links"])]
+        spec[lay.S_PUSH_MODE] = lay.PUSH_FROM_PUSHER if options["push_mode"] == "from_pusher" else lay.PUSH_WHOLE_RUN
+        each = options["push_majority"] == "each_opponent"
+        spec[lay.S_MAJORITY] = lay.MAJORITY_EACH if each else lay.MAJORITY_COMBINED
+        spec[lay.S_SLIDE] = lay.SLIDE_ANY_OWN if options["slide"] == "any_own_piece" else lay.SLIDE_RUN_OF_ONE
+        spec[lay.S_TERRITORY] = _TERRITORY[str(options["territory_rule"])]
+        spec[lay.S_NESTED] = lay.NESTED_INNER if options["nested"] == "inner_owner" else lay.NESTED_VOID
+        spec[lay.S_LOCK] = options["lock_on_enclose"]
+        spec[lay.S_PUSH_PEGS] = options["push_pegs"]
+        spec[lay.S_SUPERKO] = _SUPERKO[str(options["superko"])]
+        spec[lay.S_PASS_LIMIT] = self.num_seats * (2 if options["end_on"] == "all_pass_twice" else 1)
+        spec[lay.S_PLY_CAP] = ply_cap
+        spec[lay.S_TABLE_MASK] = table - 1
+        topology = self.topology
+        rows = [row for row, _ in topology.coords]
+        cols = [col for _, col in topology.coords]
+        spec[lay.S_NEIGH] = neigh_at
+        spec[neigh_at:edge_at] = topology.neighbours.ravel()
+        spec[lay.S_EDGE] = edge_at
+        spec[edge_at:row_at] = [int(row in (0, size - 1) or col in (0, size - 1)) for row, col in topology.coords]
+        spec[lay.S_ROW] = row_at
+        spec[row_at:col_at] = rows
+        spec[lay.S_COL] = col_at
+        spec[col_at:keys_at] = cols
+        rng = np.random.default_rng(0x6D796E64)  # fixed, so hashes are the same in every run
+        spec[lay.S_KEYS] = keys_at
+        spec[keys_at:moment_at] = rng.integers(1, 2**62, size=lay.KEYS_PER_CELL * cells + 4, dtype=np.int64)
+        # Moments: a point weighs a*row + b*column, so a push shifts a run's weight by one constant.
+        a, b = (int(x) for x in rng.integers(1, 2**62, size=2))
+        spec[lay.S_MOMENT] = moment_at
+        spec[moment_at:moment_at + cells] = [_int64(a * row + b * col) for row, col in zip(rows, cols, strict=True)]
+        spec[moment_at + cells:moment_at + cells + 4] = rng.integers(1, 2**62, size=4, dtype=np.int64)
+        spec[moment_at + cells + 4:debruijn_at] = [_int64(-a), _int64(b), _int64(a), _int64(-b)]
+        spec[lay.S_DEBRUIJN] = debruijn_at
+        for i in range(32):
+            spec[debruijn_at + ((((1 << i) * 0x077CB531) & 0xFFFFFFFF) >> 27)] = i
+        regions = lay.layout(size, self.num_seats, table, options["superko"] == "off", ply_cap)
+        for field, start in regions.items():
+            spec[field] = start
+        self._names = [f"{COLUMNS[col]}{size - row}" for row, col in topology.coords]
+        self._cells = {name: cell for cell, name in enumerate(self._names)}
+        return spec
+
+    @property
+    def cells(self) -> int:
+        return self._cell_count
+
+    @property
+    def pass_action(self) -> int:
+        return 5 * self.cells
+
+    def cell_name(self, cell: int) -> str:
+        """Go name of a point index (``0`` is the top-left point, ``a11`` on 11×11)."""
+        return self._names[cell]
+
+    def cell_index(self, name: str) -> int | None:
+        return self._cells.get(name.strip().lower())
+
+    def seat_name(self, seat: int) -> str:
+        return COLOURS[seat]
+
+    @property
+    def supply(self) -> int:
+        """Pieces each player has at the start, the peg included."""
+        return supply_per_player(self.size, self.num_seats, str(self.options["supply"]))
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _blank(self) -> np.ndarray:
+        return np.zeros(int(self.spec[lay.S_STATE_LEN]), dtype=np.int64)
+
+    def initial_data(self) -> np.ndarray:
+        data = self._blank()
+        options = self.options
+        points = start_points(self.size, self.num_seats, str(options["start_layout_2p"]),
+                              str(options["edge_midpoint"]))
+        for seat, (row, col) in enumerate(points):
+            data[lay.BOARD + row * self.size + col] = seat + 1 + lay.PEG
+            data[lay.F_SUPPLY + seat] = self.supply - 1
+        first = int(options["first_player"])
+        data[kernel.TO_MOVE] = first
+        data[lay.F_NEXT] = first
+        k.rebuild(data, self.spec)
+        key = k.position_key(data, self.spec, data[lay.F_HASH], first)
+        k.remember(data, self.spec, key, data[lay.F_MOMENT], 0)
+        return data
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def push_action(self, rear: int, direction: int) -> int:
+        return self.cells + 4 * rear + direction
+
+    def _push_text(self, rear: int, front: int, direction: int) -> str:
+        run = self._names[rear] if rear == front else f"{self._names[rear]}-{self._names[front]}"
+        return run + ARROWS[direction]
+
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        if action == self.pass_action:
+            return "pass"
+        if action < self.cells:
+            return self._names[action]
+        rear, direction = divmod(action - self.cells, 4)
+        return self._push_text(rear, int(k.push_front(data, self.spec, rear, direction)), direction)
+
+    def _point(self, text: str, name: str) -> int:
+        cell = self.cell_index(name)
+        if cell is None:
+            last = f"{COLUMNS[self.size - 1]}{self.size}"
+            if name[0] == "i":
+                raise InvalidMove(f"{text!r}: there is no column i (as on a Go board, columns skip i; "
+                                  f"points run from a1 to {last})")
+            raise InvalidMove(f"{text!r}: no point {name} on this board (points run from a1 to {last})")
+        return cell
+
+    def _step(self, cell: int, direction: int) -> int:
+        return int(self.spec[lay.SPEC_HEADER + cell * 8 + direction])
+
+    def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
+        word = text.strip().lower()
+        if word == "pass":
+            return (self.pass_action,)
+        match = _MOVE.fullmatch(word)
+        if not match:
+            raise InvalidMove(
+                f"{text!r} is not a move; moves are a point such as d4 (a placement), a push written from "
+                f"its rear piece to its front piece and a direction such as d4-d6^ or d4> (^ > v < or up, "
+                f"right, down, left), or 'pass'"
+            )
+        first = self._point(text, match["a"])
+        second = self._point(text, match["b"]) if match["b"] else None
+        if match["dir"] is None and second is None:
+            return (first,)
+        if match["dir"] is not None:
+            direction = _DIRECTION_WORDS[match["dir"]]
+        else:
+            assert second is not None
+            direction = self._direction_between(text, first, second)
+        rear = first
+        if second is not None and match["dir"] is not None:
+            rear = self._rear_of(text, first, second, direction)
+        if data[lay.BOARD + rear] and second is not None:
+            front = int(k.push_front(data, self.spec, rear, direction))
+            named = second if rear == first else first
+            if named != front and (match["dir"] is not None or named != self._step(front, direction)):
+                raise InvalidMove(
+                    f"{text!r}: the pieces pushed from {self._names[rear]} {_DIRECTION_NAMES[direction]} "
+                    f"are {self._push_text(rear, front, direction)[:-1]} "
+                    f"(write {self._push_text(rear, front, direction)})"
+                )
+        return (self.push_action(rear, direction),)
+
+    def _direction_between(self, text: str, a: int, b: int) -> int:
+        (ra, ca), (rb, cb) = divmod(a, self.size), divmod(b, self.size)
+        if a != b and ca == cb:
+            return 0 if rb < ra else 2
+        if a != b and ra == rb:
+            return 1 if cb > ca else 3
+        raise InvalidMove(f"{text!r}: a push runs along a row or a column, between two different points")
+
+    def _rear_of(self, text: str, a: int, b: int, direction: int) -> int:
+        """Of two points on a line along ``direction``, the one at the back."""
+        if a == b:
+            return a
+        along = self._direction_between(text, a, b)
+        if along % 2 != direction % 2:
+            raise InvalidMove(f"{text!r}: {self._names[a]} and {self._names[b]} are not on a line going "
+                              f"{_DIRECTION_NAMES[direction]}")
+        return a if along == direction else b
+
+    def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        mover = int(data[kernel.TO_MOVE])
+        colour = COLOURS[mover]
+        if action < self.cells:
+            return self._why_placement_illegal(data, action, mover)
+        rear, direction = divmod(action - self.cells, 4)
+        name = self._names[rear]
+        if not data[lay.BOARD + rear]:
+            return f"there is no piece on {name} to push"
+        front = int(k.push_front(data, self.spec, rear, direction))
+        text = self._push_text(rear, front, direction)
+        run = text[:-1]
+        if self._step(front, direction) < 0:
+            return f"{run} would be pushed off the board"
+        values = [int(data[lay.BOARD + c]) for c in self._line(rear, front, direction)]
+        owners = [(v - 1) & 3 for v in values]
+        behind = self._step(rear, k.opposite(direction))
+        own_lone = owners[0] == mover and len(values) == 1
+        if self.options["push_mode"] == "from_pusher":
+            if owners[0] != mover:
+                return f"the rear piece of a push must be {colour}'s (push_mode=from_pusher)"
+        elif behind >= 0 and data[lay.BOARD + behind]:
+            whole_rear = int(k.push_front(data, self.spec, rear, k.opposite(direction)))
+            whole = self._push_text(whole_rear, front, direction)
+            if self.options["slide"] == "any_own_piece" and own_lone:
+                pass
+            elif self.options["slide"] == "any_own_piece" and owners[0] == mover:
+                return f"only an end piece may step out of its run (slide=any_own_piece); the whole run is {whole}"
+            else:
+                return f"the whole run moves (push_mode=whole_run): {whole}"
+        mine = owners.count(mover)
+        others = [owners.count(seat) for seat in range(self.num_seats) if seat != mover]
+        if self.options["push_majority"] == "each_opponent":
+            if mine <= max(others):
+                return (f"{colour}'s pieces in {run} ({mine}) do not outnumber each other player's "
+                        f"({max(others)}) (push_majority=each_opponent)")
+        elif mine <= sum(others):
+            return f"{colour}'s pieces in {run} ({mine}) do not outnumber the others' ({sum(others)})"
+        if not self.options["push_pegs"] and any(v > lay.PEG for v in values):
+            return f"{run} holds a starting peg, and pegs may not be pushed (push_pegs=false)"
+        if self.options["lock_on_enclose"]:
+            locks = int(self.spec[lay.S_LOCKS])
+            for cell, seat in zip(self._line(rear, front, direction), owners, strict=True):
+                lock = int(data[locks + self._step(cell, direction)])
+                if lock and lock != seat + 1:
+                    return f"{text} would move a piece onto territory banked by {COLOURS[lock - 1]} (lock_on_enclose)"
+        return f"{text} would repeat an earlier position (superko={self.options['superko']})"
+
+    def _why_placement_illegal(self, data: np.ndarray, cell: int, mover: int) -> str:
+        name, colour = self._names[cell], COLOURS[mover]
+        if data[lay.BOARD + cell]:
+            return f"{name} is occupied"
+        if data[lay.F_SUPPLY + mover] <= 0:
+            return f"{colour} has no pieces left in hand (only pushes and passes)"
+        lock = int(data[int(self.spec[lay.S_LOCKS]) + cell])
+        if self.options["lock_on_enclose"] and lock and lock != mover + 1:
+            return f"{name} is territory banked by {COLOURS[lock - 1]} (lock_on_enclose)"
+        neighbourhood = self.options["liberty_neighbourhood"]
+        if self.options["sowing"]:
+            return f"a sown piece on {name} would have no empty neighbour (sowing_needs_liberty=true, " \
+                   f"liberty_neighbourhood={neighbourhood})"
+        neighbours = [self._step(cell, direction) for direction in range(8)]
+        if not any(other >= 0 and data[lay.BOARD + other] and (data[lay.BOARD + other] - 1) & 3 == mover
+                   for other in neighbours):
+            return f"{name} is not next to a {colour} piece (diagonals count; sowing=false)"
+        return f"a piece on {name} would have no empty neighbour (liberty_neighbourhood={neighbourhood})"
+
+    def _reaches(self, rear: int, front: int, direction: int) -> bool:
+        cell = rear
+        while cell >= 0 and cell != front:
+            cell = self._step(cell, direction)
+        return cell == front and self._step(front, direction) >= 0
+
+    def _line(self, rear: int, front: int, direction: int) -> list[int]:
+        cells = [rear]
+        while cells[-1] != front:
+            cells.append(self._step(cells[-1], direction))
+        return cells
+
+    # -- territory ------------------------------------------------------------------------------
+
+    def scores(self, data: np.ndarray) -> tuple[float, ...]:
+        """Each seat's territory now (M5): empty points it would score if the game ended here."""
+        work = data.copy()
+        territory.territory_scores(work, self.spec)
+        return tuple(float(work[kernel.SCORE + seat]) for seat in range(self.num_seats))
+
+    def claims(self, data: np.ndarray) -> list[int]:
+        """For every point, the seat it scores for now; -1 for none, -2 for a point several claim."""
+        work = data.copy()
+        if self.options["lock_on_enclose"]:
+            locks = int(self.spec[lay.S_LOCKS])
+            return [int(work[locks + cell]) - 1 for cell in range(self.cells)]
+        territory.claim_territory(work, self.spec)
+        claim = int(self.spec[lay.S_CLAIM])
+        return [int(work[claim + cell]) if not work[lay.BOARD + cell] else lay.NO_CLAIM for cell in range(self.cells)]
+
+    # -- position text --------------------------------------------------------------------------
+
+    def position_text(self, data: np.ndarray) -> str:
+        size, cells = self.size, self.cells
+        locked = bool(self.options["lock_on_enclose"])
+        values = data[lay.BOARD: lay.BOARD + cells].tolist()
+        locks = data[int(self.spec[lay.S_LOCKS]):][:cells].tolist() if locked else [0] * cells
+        rows = []
+        for row in range(size):
+            text, empty = "", 0
+            for cell in range(row * size, row * size + size):
+                value, lock = values[cell], locks[cell]
+                if value == 0 and lock == 0:
+                    empty += 1
+                    continue
+                if empty:
+                    text, empty = text + str(empty), 0
+                if value == 0:
+                    text += LETTERS[lock - 1].lower()
+                else:
+                    text += LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else "") + ("+" if lock else "")
+            rows.append(text + (str(empty) if empty else ""))
+        fields = ["/".join(rows), LETTERS[int(data[lay.F_NEXT])].lower(), str(int(data[kernel.PLY]))]
+        since = self._since_texts(data)
+        if since:
+            fields.append("since:" + ",".join(since))
+        cuts = self._cut_texts(data)
+        if cuts:
+            fields.append("cut:" + ",".join(cuts))
+        if data[kernel.TO_MOVE] < 0:
+            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
+            fields.append(f"end:{reason}")
+        return " ".join(fields)
+
+    def _since_texts(self, data: np.ndarray) -> list[str]:
+        start = int(self.spec[lay.S_SINCE])
+        cache = self._since_text_cache
+        texts = []
+        for entry in data[start: start + int(data[lay.F_SINCE])].tolist():
+            text = cache.get(entry)
+            if text is None:
+                action, front = divmod(entry, lay.FRONT)
+                rear, direction = divmod(action - self.cells, 4)
+                text = cache[entry] = "pass" if action == self.pass_action else self._push_text(rear, front, direction)
+            texts.append(text)
+        return texts
+
+    def _cut_texts(self, data: np.ndarray) -> list[str]:
+        if self.options["diagonal_links"] != "chrono_cut":
+            return []
+        cut = int(self.spec[lay.S_CUT])
+        texts = []
+        for block in np.flatnonzero(data[cut: cut + self.cells]).tolist():
+            bits = int(data[cut + block])
+            holders = [block, block + 1]  # the \ link starts top-left, the / link top-right
+            letters = "".join(LETTERS[(int(data[lay.BOARD + holders[i]]) - 1) & 3] for i in range(2) if bits & (1 << i))
+            texts.append(self._names[block + self.size] + letters)
+        return texts
+
+    def parse_position(self, text: str) -> np.ndarray:
+        form = "'<rows separated by /> <b|w|r|g to move> <ply> [since:…] [cut:…] [end:<reason>]'"
+        fields = text.split()
+        if len(fields) < 3:
+            raise PositionError(f"{text!r}: expected {form}")
+        board_text, seat_text, ply_text, *flags = fields
+        data = self._blank()
+        self._parse_board(data, board_text, text)
+        seats = LETTERS[: self.num_seats].lower()
+        if len(seat_text) != 1 or seat_text.lower() not in seats:
+            raise PositionError(f"{text!r}: the player to move is {seat_text!r}; expected one of {', '.join(seats)}")
+        if not ply_text.isdigit():
+            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
+        ply, seat = int(ply_text), seats.index(seat_text.lower())
+        data[kernel.PLY] = ply
+        data[kernel.TO_MOVE] = seat
+        data[lay.F_NEXT] = seat
+        since: list[str] = []
+        cuts: list[str] = []
+        end = None
+        for flag in flags:
+            name, _, value = flag.partition(":")
+            if name == "since" and value and not since:
+                since = value.split(",")
+            elif name == "cut" and value and not cuts:
+                cuts = value.split(",")
+            elif name == "end" and value in _END_TOKENS and end is None:
+                end = _END_TOKENS[value]
+            else:
+                raise PositionError(f"{text!r}: unexpected {flag!r}; after the ply come since:<moves>, cut:<blocks> "
+                                    f"and end:passes, end:ply-cap or end:repetition")
+        k.rebuild(data, self.spec)
+        self._set_cuts(data, cuts, text)
+        self._set_history(data, since, text)
+        self._set_outcome(data, end, text)
+        return data
+
+    def _parse_board(self, data: np.ndarray, board_text: str, text: str) -> None:
+        size, players = self.size, self.num_seats
+        rows = board_text.split("/")
+        if len(rows) != size:
+            raise PositionError(f"{text!r}: the board has {size} rows, not {len(rows)}")
+        locked = bool(self.options["lock_on_enclose"])
+        letters = LETTERS[:players]
+        piece = re.compile(rf"([{letters}])(\*?)(\+?)")
+        banked = re.compile(rf"[{letters.lower()}]")
+        counts, pegs = [0] * players, [0] * players
+        for row, row_text in enumerate(rows):
+            label = size - row
+            points: list[tuple[int, int]] = []  # (board value, lock)
+            for token in re.findall(r"\d+|[A-Za-z]\*?\+?|.", row_text):
+                if token.isdigit():
+                    points.extend([(0, 0)] * int(token))
+                elif (found := piece.fullmatch(token)) and (locked or not found[3]):
+                    seat = letters.index(found[1])
+                    points.append((seat + 1 + (lay.PEG if found[2] else 0), seat + 1 if found[3] else 0))
+                    counts[seat] += 1
+                    pegs[seat] += bool(found[2])
+                elif locked and banked.fullmatch(token):
+                    points.append((0, letters.lower().index(token) + 1))
+                else:
+                    extra = ", lower case for banked points and + after a banked piece" if locked else ""
+                    raise PositionError(f"{text!r}: row {label} has {token!r}; rows use {', '.join(letters)} "
+                                        f"(with * after a peg) and digits{extra}")
+            if len(points) != size:
+                raise PositionError(f"{text!r}: row {label} has {len(points)} points, not {size}")
+            for col, (value, lock) in enumerate(points):
+                data[lay.BOARD + row * size + col] = value
+                data[int(self.spec[lay.S_LOCKS]) + row * size + col] = lock
+        for seat in range(players):
+            if pegs[seat] != 1:
+                raise PositionError(f"{text!r}: {COLOURS[seat]} has {pegs[seat]} starting pegs; "
+                                    f"each player has exactly one ({LETTERS[seat]}*)")
+            if counts[seat] > self.supply:
+                raise PositionError(f"{text!r}: {COLOURS[seat]} has {counts[seat]} pieces on the board, more than "
+                                    f"the supply of {self.supply}")
+            data[lay.F_SUPPLY + seat] = self.supply - counts[seat]
+
+    def _set_cuts(self, data: np.ndarray, tokens: list[str], text: str) -> None:
+        if tokens and self.options["diagonal_links"] != "chrono_cut":
+            raise PositionError(f"{text!r}: cut links are recorded only with diagonal_links=chrono_cut")
+        cut, size = int(self.spec[lay.S_CUT]), self.size
+        for block in range(self.cells):
+            inside = block % size < size - 1 and block // size < size - 1
+            if inside and territory.block_links(data, self.spec, block) >= 4:
+                data[cut + block] = 3  # unless listed: as if both links were made in one move
+        for token in tokens:
+            match = re.fullmatch(rf"({_POINT})([A-Z]{{1,2}})", token)
+            lower_left = self.cell_index(match[1]) if match else None
+            if match is None or lower_left is None or lower_left < size or lower_left % size == size - 1:
+                raise PositionError(f"{text!r}: cut {token!r} is not a 2×2 block (named by its lower-left point) "
+                                    f"followed by the letters of the players whose link there is cut")
+            block = lower_left - size
+            if territory.block_links(data, self.spec, block) < 4:
+                raise PositionError(f"{text!r}: cut {token!r}: no two links cross in the block at {match[1]}")
+            holders = {LETTERS[(int(data[lay.BOARD + block + i]) - 1) & 3]: 1 << i for i in range(2)}
+            if any(letter not in holders for letter in match[2]):
+                raise PositionError(f"{text!r}: cut {token!r}: the links there are {' and '.join(holders)}'s")
+            data[cut + block] = sum(holders[letter] for letter in set(match[2]))
+
+    def _set_history(self, data: np.ndarray, tokens: list[str], text: str) -> None:
+        """Rebuild the positions since the last placement from the ``since:`` moves, walking back."""
+        boards = [data[lay.BOARD: lay.BOARD + self.cells].copy()]
+        actions = []
+        for token in reversed(tokens):
+            board = boards[-1].copy()
+            if token == "pass":
+                actions.append(self.pass_action * lay.FRONT)
+                boards.append(board)
+                continue
+            push = _SINCE_PUSH.fullmatch(token)
+            rear = self.cell_index(push[1]) if push else None
+            front = self.cell_index(push[2] or push[1]) if push else None
+            direction = ARROWS.index(push[3]) if push else 0
+            if rear is None or front is None or not self._reaches(rear, front, direction):
+                raise PositionError(f"{text!r}: since: {token!r} is not a pass or a push (d4-d6^) on this board")
+            action = self.push_action(rear, direction)
+            line = self._line(rear, front, direction)
+            if board[rear] or any(board[self._step(cell, direction)] == 0 for cell in line):
+                raise PositionError(f"{text!r}: since: the push {token} does not fit the board it led to")
+            for cell in line:
+                board[cell] = board[self._step(cell, direction)]
+            board[self._step(front, direction)] = 0
+            actions.append(action * lay.FRONT + front)
+            boards.append(board)
+        since = int(self.spec[lay.S_SINCE])
+        actions.reverse()
+        boards.reverse()
+        data[lay.F_SINCE] = len(actions)
+        data[since: since + len(actions)] = actions
+        data[lay.F_PUSHES] = sum(action != self.pass_action * lay.FRONT for action in actions)
+        data[lay.F_PASSES] = len(tokens) - len(list(_strip_passes(tokens)))
+        players = self.num_seats
+        for index, board in enumerate(boards):
+            board_hash, moment = k.board_signature(data, self.spec, board)
+            seat = (int(data[lay.F_NEXT]) - (len(boards) - 1 - index)) % players
+            key = k.position_key(data, self.spec, board_hash, seat)
+            if k.remember(data, self.spec, key, moment, index) >= 3 and index < len(boards) - 1:
+                raise PositionError(f"{text!r}: since: a position occurs a third time before the end")
+
+    def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
+        ply, cap = int(data[kernel.PLY]), int(self.options["ply_cap"])
+        passes, limit = int(data[lay.F_PASSES]), int(self.spec[lay.S_PASS_LIMIT])
+        if end is None:
+            if ply >= cap:
+                raise PositionError(f"{text!r}: ply {ply} is not before the ply cap {cap}; add end:ply-cap")
+            if passes >= limit:
+                raise PositionError(f"{text!r}: {passes} passes in succession end the game; add end:passes")
+            return
+        if end == lay.REASON_PLY_CAP and ply != cap:
+            raise PositionError(f"{text!r}: end:ply-cap, but ply {ply} is not the ply cap {cap}")
+        if end == lay.REASON_PASSES and passes < limit:
+            raise PositionError(f"{text!r}: end:passes, but only {passes} passes end the since: list "
+                                f"({limit} needed)")
+        if end == lay.REASON_REPETITION and self.options["superko"] != "off":
+            raise PositionError(f"{text!r}: end:repetition happens only with superko=off")
+        territory.finish(data, self.spec, end)
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render(self, view: View) -> str:
+        """The board with Go coordinates: ``B W R G`` pieces, ``*`` after a peg, ``.`` empty points
+        (with lock_on_enclose, banked empty points in lower case), and the pieces in hand."""
+        return self._draw(view.data, self.claims(view.data) if self.options["lock_on_enclose"] else None)
+
+    def render_territory(self, view: View) -> str:
+        """The board with the territory each player would score now in lower case (``?``: claimed by
+        several, scoring for nobody), and the scores."""
+        scores = self.scores(view.data)
+        line = ", ".join(f"{COLOURS[seat]} {int(score)}" for seat, score in enumerate(scores))
+        return self._draw(view.data, self.claims(view.data)) + f"\nterritory now: {line}"
+
+    def _draw(self, data: np.ndarray, claims: list[int] | None) -> str:
+        size = self.size
+        header = "   " + " ".join(COLUMNS[:size])
+        lines = [header]
+        for row in range(size):
+            text = f"{size - row:>2} "
+            for cell in range(row * size, row * size + size):
+                value = int(data[lay.BOARD + cell])
+                if value:
+                    text += LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else " ")
+                elif claims is not None and claims[cell] >= 0:
+                    text += LETTERS[claims[cell]].lower() + " "
+                elif claims is not None and claims[cell] == lay.VOID:
+                    text += "? "
+                else:
+                    text += ". "
+            lines.append(text.rstrip())
+        lines.append(header)
+        lines.append(", ".join(f"{COLOURS[seat]} {int(data[lay.F_SUPPLY + seat])} in hand"
+                               for seat in range(self.num_seats)))
+        return "\n".join(lines)
+
+
+def _int64(value: int) -> int:
+    """``value`` wrapped to a signed 64-bit integer, as the kernels' arithmetic wraps."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
+def _strip_passes(tokens: list[str]) -> list[str]:
+    """``tokens`` without its trailing passes."""
+    end = len(tokens)
+    while end and tokens[end - 1] == "pass":
+        end -= 1
+    return tokens[:end]
