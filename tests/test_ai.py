@@ -275,3 +275,15 @@ def test_a_cutoff_applies_only_to_games_with_an_evaluation() -> None:
     agent = MCTSAgent(SearchSettings(iterations=10, cutoff=8))
     assert agent._params(boardlab.load("gtbm"), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 8
     assert agent._params(ndengrod(), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 0
+
+
+def test_mynd_evaluation_counts_reach_and_sums_to_one() -> None:
+    game = boardlab.load("mynd")
+    assert evaluation(game) == pytest.approx([0.5, 0.5])
+    state = game.new_game()
+    for move in ["b2", "k10", "c3", "pass", "d4", "pass"]:  # black grows toward the centre
+        state = state.play(move)
+    values = evaluation(game, state.to_text())
+    assert values[0] > 0.5 and sum(values) == pytest.approx(1.0)
+    four = evaluation(boardlab.load("mynd", players=4))
+    assert four == pytest.approx([0.25] * 4)  # four corners: even chances

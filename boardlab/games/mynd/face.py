@@ -41,6 +41,7 @@ from boardlab.errors import InvalidMove, OptionError, PositionError
 from boardlab.games.mynd import INFO, territory
 from boardlab.games.mynd import kernel as k
 from boardlab.games.mynd import layout as lay
+from boardlab.games.mynd.evaluation import evaluate
 
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # Go skips i
 LETTERS = "BWRG"
@@ -98,6 +99,8 @@ class Mynd(Game):
     info = INFO
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
+    evaluate_kernel = staticmethod(evaluate)
+    has_evaluation = True
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         if "ply_cap" not in given:
