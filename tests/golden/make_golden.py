@@ -26,6 +26,14 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("ndengrod-pentalath", "ndengrod", {"self_capture": False, "swap": True, "board": "trapezoid"}, 4, None, []),
     ("ndengrod-small-captures", "ndengrod", {"size": 3, "length": 4}, 155, None, []),
     ("ndengrod-repetition", "ndengrod", {"size": 3}, 6, "1x1/xx2/5/2oo/1o1 x 10", ["e5", "a1", "e5", "a1"]),
+    ("mobiatus-default", "mobiatus", {}, 7, None, []),
+    ("mobiatus-small-maximal", "mobiatus", {"length": 8, "width": 4, "blue_offset": 12, "mandatory_capture": "maximal"},
+     8, None, []),
+    ("mobiatus-pie", "mobiatus", {"first_player": "pie", "chain_capture": "must_continue_capturing"}, 9, None,
+     ["F2a-F4b", "swap"]),
+    ("mobiatus-origin-joins", "mobiatus", {"origin_joins_slide_group": True, "blue_offset": 27}, 10, None, []),
+    ("mobiatus-limit", "mobiatus", {"length": 40, "width": 6, "blue_offset": 30, "move_pair_limit": 30,
+                                    "limit_result": "more_pieces_wins"}, 11, None, []),
 ]
 
 
