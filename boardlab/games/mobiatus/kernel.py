@@ -399,12 +399,16 @@ def _open_frame(state, spec, depth, face):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _chain_value(state, spec, colour, face, exhaustive):  # type: ignore[no-untyped-def]
+def _chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: ignore[no-untyped-def]
     """After capturing on ``face``: the most further captures of a completion, or -1 if none.
 
     Without ``exhaustive`` it answers only whether a completion exists (0 or -1). Every face
     touched by the chain is a WALL while the search stands below it: no later hop may land on or
     slide through it. A depth-first search with an explicit stack; the board is left as found.
+
+    ``skip_root`` (or -1), between turns: the group just slid through, touched without being
+    walled. No flood fill from elsewhere can reach it (groups only ever meet through singular
+    faces, and the chain's new ones are walls), so a knight move into it is all there is to refuse.
     """
     if not exhaustive and _has_free_target(state, spec, face):
         return 0
@@ -447,7 +451,7 @@ def _chain_value(state, spec, colour, face, exhaustive):  # type: ignore[no-unty
                     found = True
                 elif code == enemy_circle:
                     child = target
-                elif code == SING:
+                elif code == SING and (skip_root < 0 or _find(state, spec, target) != skip_root):
                     size, free, recorded = _fill(state, spec, target, enemy_circle, not exhaustive, False)
                     if free > 0:
                         if state[frame + FR_BEST] < 0:
@@ -488,7 +492,7 @@ def _chain_value(state, spec, colour, face, exhaustive):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def _capture_value(state, spec, colour, face, exhaustive, origin):  # type: ignore[no-untyped-def]
+def _capture_value(state, spec, colour, face, exhaustive, origin, skip_root):  # type: ignore[no-untyped-def]
     """Captures a completed chain makes that starts by capturing on ``face``; 0 if none can finish.
 
     ``origin`` (or -1) is the turn's origin, touched for the rest of the chain: it only matters
@@ -497,7 +501,7 @@ def _capture_value(state, spec, colour, face, exhaustive, origin):  # type: igno
     top = state[F_TOUCH_TOP]
     if origin >= 0 and state[BOARD + origin] == SING:
         _wall(state, spec, origin)
-    value = _chain_value(state, spec, colour, face, exhaustive)
+    value = _chain_value(state, spec, colour, face, exhaustive, skip_root)
     _unwall(state, spec, top)
     return value + 1 if value >= 0 else 0
 
@@ -529,7 +533,7 @@ def _slide_value(state, spec, colour, target, pref, origin, cache_stamp):  # typ
             _wall_queue(state, spec, size)
             walled = True
             for i in range(recorded):
-                captures = _capture_value(state, spec, colour, state[exits + base + i], exhaustive, origin)
+                captures = _capture_value(state, spec, colour, state[exits + base + i], exhaustive, origin, -1)
                 if captures > best:
                     best = captures
                     if not exhaustive:
@@ -555,6 +559,61 @@ def _slide_value(state, spec, colour, target, pref, origin, cache_stamp):  # typ
 
 
 @njit(cache=True)
+def _next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
+    """Whether ``face`` touches the group ``root`` (between turns)."""
+    orth = spec[S_ORTH] + face * 4
+    for d in range(4):
+        other = spec[orth + d]
+        if other >= 0 and state[BOARD + other] == SING and _find(state, spec, other) == root:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _group_exits(state, spec, colour, root):  # type: ignore[no-untyped-def]
+    """The exits of the group ``root`` (between turns) from the free set and the enemy circles.
+
+    Written from the exit stack's top, which is not moved; returns how many.
+    """
+    exits = spec[S_EXITS] + state[F_EXIT_TOP]
+    items = spec[S_FREE_LIST]
+    count = 0
+    for i in range(state[F_FREE_COUNT]):
+        face = state[items + i]
+        if _next_to_group(state, spec, face, root):
+            state[exits + count] = face
+            count += 1
+    if state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root] > 0:
+        pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
+        for i in range(state[F_COUNT + 1 - colour]):
+            face = spec[spec[S_OPP] + state[pieces + i]]
+            if _next_to_group(state, spec, face, root):
+                state[exits + count] = face
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _group_captures(state, spec, colour, root, exhaustive):  # type: ignore[no-untyped-def]
+    """Captures of the best completed chain that starts by sliding out of the group ``root`` onto
+    an enemy circle (between turns); 0 if none can finish."""
+    pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
+    best = 0
+    for i in range(state[F_COUNT + 1 - colour]):
+        face = spec[spec[S_OPP] + state[pieces + i]]
+        if not _next_to_group(state, spec, face, root):
+            continue
+        if not exhaustive and _has_free_target(state, spec, face):
+            return 1
+        captures = _capture_value(state, spec, colour, face, exhaustive, -1, root)
+        if captures > best:
+            best = captures
+            if not exhaustive:
+                return best
+    return best
+
+
+@njit(cache=True)
 def _target_value(state, spec, colour, target, pref, origin, cache_stamp, use_groups):  # type: ignore[no-untyped-def]
     """The value of a knight move landing on ``target`` (see the module docstring).
 
@@ -567,23 +626,23 @@ def _target_value(state, spec, colour, target, pref, origin, cache_stamp, use_gr
     mark = spec[S_CACHE_MARK]
     cached = spec[S_CACHE_VAL]
     if code == SING:
-        key = target
         if use_groups:
-            key = _find(state, spec, target)
-            rest = 1 if state[spec[S_FREE_CONTACTS] + key] > 0 else 0
-            enemy = state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + key]
+            root = _find(state, spec, target)
+            rest = 1 if state[spec[S_FREE_CONTACTS] + root] > 0 else 0
+            enemy = state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root]
             if enemy == 0 or (rest and pref == PREF_ANY):
                 return rest
-        if state[mark + key] == cache_stamp:
-            return state[cached + key]
-        value = _slide_value(state, spec, colour, target, pref, origin, cache_stamp)
-        state[mark + key] = cache_stamp
-        state[cached + key] = value
-        return value
+            if state[mark + root] != cache_stamp:
+                state[mark + root] = cache_stamp
+                state[cached + root] = rest + 2 * _group_captures(state, spec, colour, root, pref == PREF_MAXIMAL)
+            return state[cached + root]
+        if state[mark + target] == cache_stamp:
+            return state[cached + target]
+        return _slide_value(state, spec, colour, target, pref, origin, cache_stamp)
     if code == CIRCLE + 1 - colour:
         if state[mark + target] == cache_stamp:
             return state[cached + target]
-        value = 2 * _capture_value(state, spec, colour, target, pref == PREF_MAXIMAL, origin)
+        value = 2 * _capture_value(state, spec, colour, target, pref == PREF_MAXIMAL, origin, -1)
         state[mark + target] = cache_stamp
         state[cached + target] = value
         return value
@@ -694,46 +753,12 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
-    """Whether ``face`` touches the group ``root`` (between turns)."""
-    orth = spec[S_ORTH] + face * 4
-    for d in range(4):
-        other = spec[orth + d]
-        if other >= 0 and state[BOARD + other] == SING and _find(state, spec, other) == root:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _group_exits(state, spec, colour, root):  # type: ignore[no-untyped-def]
-    """The exits of the group ``root`` (between turns) from the free set and the enemy circles.
-
-    Written from the exit stack's top, which is not moved; returns how many.
-    """
-    exits = spec[S_EXITS] + state[F_EXIT_TOP]
-    items = spec[S_FREE_LIST]
-    count = 0
-    for i in range(state[F_FREE_COUNT]):
-        face = state[items + i]
-        if _next_to_group(state, spec, face, root):
-            state[exits + count] = face
-            count += 1
-    if state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root] > 0:
-        pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
-        for i in range(state[F_COUNT + 1 - colour]):
-            face = spec[spec[S_OPP] + state[pieces + i]]
-            if _next_to_group(state, spec, face, root):
-                state[exits + count] = face
-                count += 1
-    return count
-
-
-@njit(cache=True)
 def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
     """The faces where a slide through the group at F_SLIDE may come to rest (or capture).
 
-    Between turns a big group's exits are found from the free set and the enemy circles; else,
-    and whenever a capture needs the group walled for its search, by a flood fill.
+    Between turns the exits of a big group are found from the free set and the enemy circles, and
+    a capture's search refuses the group by its root instead of walling it; else (in a chain, or
+    with the origin lifted) a flood fill finds the group, which a capture's search needs walled.
     """
     faces = spec[S_FACES]
     vals = spec[S_VALS]
@@ -741,14 +766,14 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
     exhaustive = pref == PREF_MAXIMAL
     slide = state[F_SLIDE]
     base = state[F_EXIT_TOP]
-    filled = False
+    root = -1
     size = 0
-    if state[F_TOUCH_TOP] == 0 and not spec[S_ORIGIN_JOINS] and (
-            state[spec[S_SIZE] + _find(state, spec, slide)] > state[F_FREE_COUNT]):
-        recorded = _group_exits(state, spec, colour, _find(state, spec, slide))
+    if state[F_TOUCH_TOP] == 0 and not spec[S_ORIGIN_JOINS]:
+        root = _find(state, spec, slide)
+    if root >= 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
+        recorded = _group_exits(state, spec, colour, root)
     else:
         size, _, recorded = _fill(state, spec, slide, CIRCLE + 1 - colour, False, True)
-        filled = True
     state[F_EXIT_TOP] = base + recorded
     searching = False
     for i in range(recorded):
@@ -760,15 +785,14 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
         else:
             state[vals + i] = -1
             searching = True
-    if searching:  # the search must not slide back through this group: wall it
+    if searching:
         group_top = state[F_TOUCH_TOP]
-        if not filled:
-            size, _, _ = _fill(state, spec, slide, CIRCLE + 1 - colour, False, False)
-        _wall_queue(state, spec, size)
+        if root < 0:  # the search must not slide back through this group: wall it
+            _wall_queue(state, spec, size)
         for i in range(recorded):
             if state[vals + i] < 0:
                 face = state[exits + base + i]
-                state[vals + i] = 2 * _capture_value(state, spec, colour, face, exhaustive, state[F_ORIGIN])
+                state[vals + i] = 2 * _capture_value(state, spec, colour, face, exhaustive, state[F_ORIGIN], root)
         _unwall(state, spec, group_top)
     state[F_EXIT_TOP] = base
     count = 0
