@@ -18,7 +18,7 @@ import pytest
 import boardlab
 from boardlab.cli.play import PlaySession
 from boardlab.core import kernel
-from boardlab.games.mobiatus import kernel as k
+from boardlab.games.mobiatus import groups, layout
 from tests.test_cli import Script
 
 SMALL = {"length": 6, "width": 3, "blue_offset": 3}
@@ -322,9 +322,9 @@ def test_a_long_chain_from_a_real_game() -> None:
         "xxx1xxRx5BxxxxxxxBB3xxxx/xxxxRxxR3BxxxxxxxxxxxB1rrxxx/xxxxxxx5Bxxxxxxxxxx3rxxx/"
         "xxxxxR7BxxxxxxxxB2rxxxx/xxxxx7xxxxxxxxxB1B2rrxx r 90 157")
     chain = "B26d-B24e*-B22d~B12b*-B14a*-B13c*-B12e"
-    assert state.data[k.F_COUNT + 1] == 10 and chain in texts(state)
+    assert state.data[layout.F_COUNT + 1] == 10 and chain in texts(state)
     after = state.play(chain)
-    assert after.ply == 157 + 6 and after.data[k.F_COUNT + 1] == 6 and after.data[k.F_TURNS] == 91
+    assert after.ply == 157 + 6 and after.data[layout.F_COUNT + 1] == 6 and after.data[layout.F_TURNS] == 91
 
 
 # -- the end of the game (B11) --------------------------------------------------------------------
@@ -366,8 +366,8 @@ def test_every_random_game_ends_within_130_turns() -> None:
     for _ in range(400):
         data = game.new_game().data.copy()
         kernel.random_playout(game.legal_kernel, game.apply_kernel, data, game.spec, out)
-        turns.append(int(data[k.F_TURNS]))
-        assert data[kernel.END_REASON] in (k.REASON_NO_PIECES, k.REASON_NO_MOVES)
+        turns.append(int(data[layout.F_TURNS]))
+        assert data[kernel.END_REASON] in (layout.REASON_NO_PIECES, layout.REASON_NO_MOVES)
     assert max(turns) == 130 and min(turns) < 130
 
 
@@ -392,21 +392,21 @@ def test_the_groups_kept_between_turns_match_the_board() -> None:
         while not state.is_over:
             state = state.play(rng.choice(state.legal_moves()))
             kept, fresh = state.data.copy(), state.data.copy()
-            k.rebuild(fresh, game.spec)
+            groups.rebuild(fresh, game.spec)
             assert group_summary(kept, game) == group_summary(fresh, game)
 
 
 def group_summary(data: np.ndarray, game: boardlab.Game) -> list[tuple[int, ...]]:
     spec = game.spec
-    faces = int(spec[k.S_FACES])
+    faces = int(spec[layout.S_FACES])
     summary = []
     for face in range(faces):
-        if data[k.BOARD + face] == k.SING:
-            root = k._find(data, spec, face)
-            summary.append((face, int(data[spec[k.S_SIZE] + root]), int(data[spec[k.S_FREE_CONTACTS] + root]),
-                            int(data[spec[k.S_CIRCLE_CONTACTS] + root]),
-                            int(data[spec[k.S_CIRCLE_CONTACTS] + faces + root])))
-    free = sorted(int(data[spec[k.S_FREE_LIST] + i]) for i in range(int(data[k.F_FREE_COUNT])))
+        if data[layout.BOARD + face] == layout.SING:
+            root = groups.find(data, spec, face)
+            summary.append((face, int(data[spec[layout.S_SIZE] + root]), int(data[spec[layout.S_FREE_CONTACTS] + root]),
+                            int(data[spec[layout.S_CIRCLE_CONTACTS] + root]),
+                            int(data[spec[layout.S_CIRCLE_CONTACTS] + faces + root])))
+    free = sorted(int(data[spec[layout.S_FREE_LIST] + i]) for i in range(int(data[layout.F_FREE_COUNT])))
     return [*summary, tuple(free)]
 
 

@@ -41,13 +41,13 @@ from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, Mo
 from boardlab.core.options import OptionValue
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
-from boardlab.games.mobiatus import INFO
+from boardlab.games.mobiatus import INFO, groups, layout
 from boardlab.games.mobiatus import kernel as k
 
 COLOURS = ("Red", "Blue")
 LETTERS = "rb"
-_PREF_FIRST = {"off": k.PREF_ANY, "on": k.PREF_CAPTURE, "maximal": k.PREF_MAXIMAL}
-_END_TOKENS = {"no-pieces": k.REASON_NO_PIECES, "no-moves": k.REASON_NO_MOVES, "limit": k.REASON_LIMIT}
+_PREF_FIRST = {"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE, "maximal": layout.PREF_MAXIMAL}
+_END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_NO_MOVES, "limit": layout.REASON_LIMIT}
 _FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
 
@@ -77,7 +77,8 @@ class Mobiatus(Game):
         if resolved["first_player"] == "random":
             resolved["first_player"] = random.SystemRandom().choice(("red", "blue"))
         length, gap = int(resolved["length"]), int(resolved["line_gap"])
-        room = [g for g in range(length - 1) if any(self._placement_fits(length, g, k) for k in range(2 * length))]
+        room = [g for g in range(length - 1)
+                if any(self._placement_fits(length, g, offset) for offset in range(2 * length))]
         if gap not in room:
             raise OptionError(
                 f"mobiatus: option line_gap={gap} leaves no room for four starting lines on a strip of "
@@ -85,7 +86,7 @@ class Mobiatus(Game):
             )
         offset = int(resolved["blue_offset"])
         if not self._placement_fits(length, gap, offset):
-            accepted = [k for k in range(1, 2 * length) if self._placement_fits(length, gap, k)]
+            accepted = [n for n in range(1, 2 * length) if self._placement_fits(length, gap, n)]
             raise OptionError(
                 f"mobiatus: option blue_offset={offset} puts a Blue line on a paper square that Red's "
                 f"lines (or circles) use, or off the loop of {2 * length} columns; accepted with "
@@ -107,30 +108,30 @@ class Mobiatus(Game):
         self.strip = strip
         faces = strip.faces
         side_cap = 2 * strip.width
-        knight_at = k.SPEC_HEADER
+        knight_at = layout.SPEC_HEADER
         orth_at = knight_at + 8 * faces
         opp_at = orth_at + 4 * faces
         spec = np.zeros(opp_at + faces, dtype=np.int64)
-        spec[k.S_FACES] = faces
-        spec[k.S_HALF] = strip.squares
-        spec[k.S_SIDE_CAP] = side_cap
+        spec[layout.S_FACES] = faces
+        spec[layout.S_SIDE_CAP] = side_cap
         mandatory = str(self.options["mandatory_capture"])
-        spec[k.S_PREF_FIRST] = _PREF_FIRST[mandatory]
+        spec[layout.S_PREF_FIRST] = _PREF_FIRST[mandatory]
         if mandatory == "maximal":
-            spec[k.S_PREF_CHAIN] = k.PREF_MAXIMAL
+            spec[layout.S_PREF_CHAIN] = layout.PREF_MAXIMAL
         elif self.options["chain_capture"] == "must_continue_capturing":
-            spec[k.S_PREF_CHAIN] = k.PREF_CAPTURE
-        spec[k.S_ORIGIN_JOINS] = self.options["origin_joins_slide_group"]
-        spec[k.S_TURN_LIMIT] = 2 * int(self.options["move_pair_limit"])
-        spec[k.S_LIMIT_RESULT] = k.LIMIT_MORE_PIECES if self.options["limit_result"] == "more_pieces_wins" else 0
-        spec[k.S_PIE] = self.options["first_player"] == "pie"
-        spec[k.S_KNIGHT] = knight_at
+            spec[layout.S_PREF_CHAIN] = layout.PREF_CAPTURE
+        spec[layout.S_ORIGIN_JOINS] = self.options["origin_joins_slide_group"]
+        spec[layout.S_TURN_LIMIT] = 2 * int(self.options["move_pair_limit"])
+        if self.options["limit_result"] == "more_pieces_wins":
+            spec[layout.S_LIMIT_RESULT] = layout.LIMIT_MORE_PIECES
+        spec[layout.S_PIE] = self.options["first_player"] == "pie"
+        spec[layout.S_KNIGHT] = knight_at
         spec[knight_at:orth_at] = strip.table(KNIGHT_STEPS).ravel()
-        spec[k.S_ORTH] = orth_at
+        spec[layout.S_ORTH] = orth_at
         spec[orth_at:opp_at] = strip.table(ORTHOGONAL_STEPS).ravel()
-        spec[k.S_OPP] = opp_at
+        spec[layout.S_OPP] = opp_at
         spec[opp_at:] = [strip.opposite(face) for face in range(faces)]
-        for field, start in k.layout(faces, side_cap).items():
+        for field, start in layout.layout(faces, side_cap).items():
             spec[field] = start
         return spec
 
@@ -146,12 +147,12 @@ class Mobiatus(Game):
         return COLOURS[seat]
 
     def seat_label(self, data: np.ndarray, seat: int) -> str:
-        return COLOURS[seat ^ int(data[k.F_SWAPPED])]
+        return COLOURS[seat ^ int(data[layout.F_SWAPPED])]
 
     # -- states ---------------------------------------------------------------------------------
 
     def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+        return np.zeros(int(self.spec[layout.S_STATE_LEN]), dtype=np.int64)
 
     def starting_columns(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """The double-cover columns ``x`` of Red's and Blue's starting lines (their dots)."""
@@ -166,17 +167,17 @@ class Mobiatus(Game):
             for x in columns:
                 for y in range(strip.width):
                     face = strip.face(x, y)
-                    data[k.BOARD + face] = k.DOT + colour
-                    data[k.BOARD + strip.opposite(face)] = k.CIRCLE + colour
-        data[k.F_COLOUR] = 1 if self.options["first_player"] == "blue" else 0
-        k.rebuild(data, self.spec)
+                    data[layout.BOARD + face] = layout.DOT + colour
+                    data[layout.BOARD + strip.opposite(face)] = layout.CIRCLE + colour
+        data[layout.F_COLOUR] = 1 if self.options["first_player"] == "blue" else 0
+        groups.rebuild(data, self.spec)
         k.settle(data, self.spec)
         return data
 
     # -- moves ----------------------------------------------------------------------------------
 
     def _is_enemy_circle(self, data: np.ndarray, face: int) -> bool:
-        return bool(data[k.BOARD + face] == k.CIRCLE + 1 - int(data[k.F_COLOUR]))
+        return bool(data[layout.BOARD + face] == layout.CIRCLE + 1 - int(data[layout.F_COLOUR]))
 
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         """The move's full path: ``F1a-F3b``, ``F1a-F3b~F4b``, ``F1a-F3b*-F5c`` (a capture on F3b)."""
@@ -190,8 +191,8 @@ class Mobiatus(Game):
                 face = action - 8 * faces
                 text += f"~{self.face_name(face)}" + ("*" if self._is_enemy_circle(sim, face) else "")
             else:
-                target = int(self.spec[int(self.spec[k.S_KNIGHT]) + action])
-                if sim[k.F_PHASE] == k.PHASE_START:
+                target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+                if sim[layout.F_PHASE] == layout.PHASE_START:
                     text += self.face_name(action >> 3)
                 text += f"-{self.face_name(target)}" + ("*" if self._is_enemy_circle(sim, target) else "")
             k.apply(sim, self.spec, action)
@@ -206,7 +207,7 @@ class Mobiatus(Game):
         return out[:count].tolist()
 
     def _knight_step(self, source: int, target: int) -> int | None:
-        row = int(self.spec[k.S_KNIGHT]) + 8 * source
+        row = int(self.spec[layout.S_KNIGHT]) + 8 * source
         for step in range(8):
             if self.spec[row + step] == target:
                 return step
@@ -242,11 +243,11 @@ class Mobiatus(Game):
             if path and (sim[kernel.TO_MOVE] < 0 or not sim[kernel.MID_TURN]):
                 raise IllegalMove(f"{text}: the move is over once it comes to rest; "
                                   f"{self.face_name(face)} is one square too many")
-            if sim[k.F_PHASE] == k.PHASE_SLIDE:
+            if sim[layout.F_PHASE] == layout.PHASE_SLIDE:
                 action = 8 * self.faces + face
             else:
                 if path:
-                    source = int(sim[k.F_CUR])
+                    source = int(sim[layout.F_CUR])
                 step = self._knight_step(source, face)
                 if step is None:
                     raise IllegalMove(f"{text}: {self.face_name(face)} is not a knight's move from "
@@ -270,16 +271,16 @@ class Mobiatus(Game):
 
     def _unfinished(self, sim: np.ndarray) -> str:
         choices = ", ".join(sorted(self.action_text(sim, (action,)) for action in self._legal(sim)))
-        if sim[k.F_PHASE] == k.PHASE_SLIDE:
-            where = self.face_name(int(sim[k.F_SLIDE]))
+        if sim[layout.F_PHASE] == layout.PHASE_SLIDE:
+            where = self.face_name(int(sim[layout.F_SLIDE]))
             return (f"the move is not finished: {where} is a singularity, so the piece slides on; add the "
                     f"square where it comes to rest ({choices})")
-        where = self.face_name(int(sim[k.F_CUR]))
+        where = self.face_name(int(sim[layout.F_CUR]))
         return f"the move is not finished: after capturing on {where} the piece must move on ({choices})"
 
     def _explain(self, sim: np.ndarray, action: int) -> str:
         faces = self.faces
-        colour = int(sim[k.F_COLOUR])
+        colour = int(sim[layout.F_COLOUR])
         mine, theirs = COLOURS[colour], COLOURS[1 - colour]
         if action == 9 * faces:
             if self.options["first_player"] != "pie":
@@ -287,39 +288,39 @@ class Mobiatus(Game):
             return "only the second player may swap, instead of their first move"
         if action >= 8 * faces:
             face = action - 8 * faces
-            group = self._group(sim, int(sim[k.F_SLIDE]))
-            near = {int(self.spec[int(self.spec[k.S_ORTH]) + 4 * g + d]) for g in group for d in range(4)}
+            group = self._group(sim, int(sim[layout.F_SLIDE]))
+            near = {int(self.spec[int(self.spec[layout.S_ORTH]) + 4 * g + d]) for g in group for d in range(4)}
             if face not in near:
                 return (f"{self.face_name(face)} is not next to the group of singularities at "
-                        f"{self.face_name(int(sim[k.F_SLIDE]))}, so the slide cannot end there")
+                        f"{self.face_name(int(sim[layout.F_SLIDE]))}, so the slide cannot end there")
             target = face
         else:
             source = action >> 3
-            if sim[k.F_PHASE] == k.PHASE_START and sim[k.BOARD + source] != k.DOT + colour:
+            if sim[layout.F_PHASE] == layout.PHASE_START and sim[layout.BOARD + source] != layout.DOT + colour:
                 return f"{self.face_name(source)} holds no {mine} piece"
-            target = int(self.spec[int(self.spec[k.S_KNIGHT]) + action])
-        code = int(sim[k.BOARD + target])
+            target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+        code = int(sim[layout.BOARD + target])
         name = self.face_name(target)
-        if code in (k.DOT, k.DOT + 1):
-            return f"{name} is occupied by a {COLOURS[code - k.DOT]} piece"
-        if code == k.CIRCLE + colour:
+        if code in (layout.DOT, layout.DOT + 1):
+            return f"{name} is occupied by a {COLOURS[code - layout.DOT]} piece"
+        if code == layout.CIRCLE + colour:
             return (f"{name} is the opposite face of your own piece on "
                     f"{self.face_name(self.strip.opposite(target))}: a circle of your colour is never landed on")
-        if code == k.WALL:
+        if code == layout.WALL:
             return f"{name} was touched earlier in this capture chain"
         raw = self.spec.copy()
-        raw[k.S_PREF_FIRST] = raw[k.S_PREF_CHAIN] = k.PREF_ANY
+        raw[layout.S_PREF_FIRST] = raw[layout.S_PREF_CHAIN] = layout.PREF_ANY
         raw.setflags(write=False)
         if action in self._legal(sim, raw):
             return self._preference(sim)
-        if code == k.SING:
+        if code == layout.SING:
             return (f"{name} is a singularity whose group is walled in: no square next to the group is free, "
                     f"and no capture there could finish its chain")
         return (f"capturing the {theirs} piece on {self.face_name(self.strip.opposite(target))} from {name} is "
                 f"not allowed: the capture chain could not end on a free square without touching a square twice")
 
     def _preference(self, sim: np.ndarray) -> str:
-        first_hop = sim[k.F_CAPTURES] == 0
+        first_hop = sim[layout.F_CAPTURES] == 0
         mandatory = self.options["mandatory_capture"]
         if mandatory == "maximal":
             return "the move must capture as many pieces as possible (mandatory_capture=maximal)"
@@ -329,13 +330,13 @@ class Mobiatus(Game):
 
     def _group(self, data: np.ndarray, start: int) -> set[int]:
         """The untouched singular faces orthogonally connected to ``start``."""
-        orth = int(self.spec[k.S_ORTH])
+        orth = int(self.spec[layout.S_ORTH])
         group, todo = {start}, [start]
         while todo:
             face = todo.pop()
             for d in range(4):
                 other = int(self.spec[orth + 4 * face + d])
-                if other >= 0 and other not in group and data[k.BOARD + other] == k.SING:
+                if other >= 0 and other not in group and data[layout.BOARD + other] == layout.SING:
                     group.add(other)
                     todo.append(other)
         return group
@@ -343,14 +344,14 @@ class Mobiatus(Game):
     # -- position text --------------------------------------------------------------------------
 
     def _mark(self, data: np.ndarray, face: int) -> str:
-        code = int(data[k.BOARD + face])
-        if code == k.FREE:
+        code = int(data[layout.BOARD + face])
+        if code == layout.FREE:
             return "."
-        if code in (k.SING, k.WALL):
+        if code in (layout.SING, layout.WALL):
             return "x"
-        if code >= k.CIRCLE:
-            return LETTERS[code - k.CIRCLE]
-        return LETTERS[code - k.DOT].upper()
+        if code >= layout.CIRCLE:
+            return LETTERS[code - layout.CIRCLE]
+        return LETTERS[code - layout.DOT].upper()
 
     def position_text(self, data: np.ndarray) -> str:
         strip = self.strip
@@ -358,9 +359,9 @@ class Mobiatus(Game):
         for row in range(strip.width):
             marks = "".join(self._mark(data, strip.from_picture("F", column, row)) for column in range(strip.length))
             rows.append(re.sub(r"\.+", lambda run: str(len(run.group())), marks))
-        fields = ["/".join(rows), LETTERS[int(data[k.F_COLOUR])], str(int(data[k.F_TURNS])),
+        fields = ["/".join(rows), LETTERS[int(data[layout.F_COLOUR])], str(int(data[layout.F_TURNS])),
                   str(int(data[kernel.PLY]))]
-        if data[k.F_SWAPPED]:
+        if data[layout.F_SWAPPED]:
             fields.append("swapped")
         if data[kernel.TO_MOVE] < 0:
             reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
@@ -395,15 +396,15 @@ class Mobiatus(Game):
                 front = strip.from_picture("F", column, row)
                 back = strip.opposite(front)
                 if mark == "x":
-                    data[k.BOARD + front] = data[k.BOARD + back] = k.SING
+                    data[layout.BOARD + front] = data[layout.BOARD + back] = layout.SING
                 elif mark != ".":
                     colour = LETTERS.index(mark.lower())
                     dot, circle = (front, back) if mark.isupper() else (back, front)
-                    data[k.BOARD + dot] = k.DOT + colour
-                    data[k.BOARD + circle] = k.CIRCLE + colour
-        side_cap = int(self.spec[k.S_SIDE_CAP])
+                    data[layout.BOARD + dot] = layout.DOT + colour
+                    data[layout.BOARD + circle] = layout.CIRCLE + colour
+        side_cap = int(self.spec[layout.S_SIDE_CAP])
         for colour in (0, 1):
-            count = int(np.count_nonzero(data[k.BOARD:k.BOARD + self.faces] == k.DOT + colour))
+            count = int(np.count_nonzero(data[layout.BOARD:layout.BOARD + self.faces] == layout.DOT + colour))
             if count > side_cap:
                 raise PositionError(f"{text!r}: {COLOURS[colour]} has {count} pieces; a side starts with "
                                     f"{side_cap} and never gains one")
@@ -415,17 +416,18 @@ class Mobiatus(Game):
         turns, ply = int(turns_text), int(ply_text)
         if ply < turns:
             raise PositionError(f"{text!r}: ply {ply} is less than the {turns} turns played; every turn takes a ply")
-        limit = int(self.spec[k.S_TURN_LIMIT])
+        limit = int(self.spec[layout.S_TURN_LIMIT])
         if limit and turns > limit:
             raise PositionError(f"{text!r}: {turns} turns is past the limit of {limit} "
                                 f"({self.options['move_pair_limit']} move pairs)")
-        data[k.F_COLOUR] = LETTERS.index(colour_text)
-        data[k.F_TURNS] = turns
+        data[layout.F_COLOUR] = LETTERS.index(colour_text)
+        data[layout.F_TURNS] = turns
         data[kernel.PLY] = ply
         end = None
         for flag in flags:
-            if flag == "swapped" and self.options["first_player"] == "pie" and turns >= 1 and not data[k.F_SWAPPED]:
-                data[k.F_SWAPPED] = 1
+            pie = self.options["first_player"] == "pie"
+            if flag == "swapped" and pie and turns >= 1 and not data[layout.F_SWAPPED]:
+                data[layout.F_SWAPPED] = 1
             elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
                 end = _END_TOKENS[flag[4:]]
             else:
@@ -433,7 +435,7 @@ class Mobiatus(Game):
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with first_player=pie, after "
                     f"the first turn), end:no-pieces, end:no-moves or end:limit"
                 )
-        k.rebuild(data, self.spec)
+        groups.rebuild(data, self.spec)
         k.settle(data, self.spec)
         actual = int(data[kernel.END_REASON]) if data[kernel.TO_MOVE] < 0 else None
         if actual != end:
@@ -456,8 +458,8 @@ class Mobiatus(Game):
         strip = self.strip
         tens = "".join(f"{(c + 1) // 10 if c >= 9 else ' ':>2}" for c in range(strip.length))
         units = "".join(f"{(c + 1) % 10:>2}" for c in range(strip.length))
-        lines = [f"Turn {int(data[k.F_TURNS])}: Red {int(data[k.F_COUNT])} pieces, "
-                 f"Blue {int(data[k.F_COUNT + 1])} pieces"]
+        lines = [f"Turn {int(data[layout.F_TURNS])}: Red {int(data[layout.F_COUNT])} pieces, "
+                 f"Blue {int(data[layout.F_COUNT + 1])} pieces"]
         for board, title in (("F", "Front"), ("B", "Back")):
             other = "B" if board == "F" else "F"
             if strip.length >= 10:
