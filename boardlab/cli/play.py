@@ -3,6 +3,8 @@
 The session reads lines and writes text through two functions, so tests drive it with a script of
 inputs. An illegal or malformed entry is explained and asked again; the game is never lost to a
 typo: ``undo`` takes moves back, ``save FILE`` (or ``--save FILE``, after every move) keeps it.
+Where a turn takes several steps (a capture chain), typing its beginning lists the possible next
+steps and asks for each in turn.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from boardlab.errors import BoardlabError, IllegalMove
 HELP = """\
 Commands:
   <move>      play a move in the game's notation (for example d3)
+  <part>      the beginning of a move of several steps: the next steps are listed and asked for
   moves       list the legal moves
   hint        the computer's three best moves for you, with its estimates
   board       show the board again
@@ -102,17 +105,109 @@ class PlaySession:
         elif self.state.is_over:
             self.write("The game is over: undo, save FILE or quit.")
         else:
-            self.play(line)
+            return self.play(line)
         return True
 
-    def play(self, text: str) -> None:
+    def play(self, text: str) -> bool:
+        """Play ``text``, or, if it begins moves of several steps, ask for the rest; ``False``: leave."""
         try:
             self.state = self.state.play(text)
         except IllegalMove as error:
+            path, begun = self.moves_beginning(text)
+            if begun:
+                return self.play_in_steps(path, begun, text.strip())
             self.write(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for commands.")
-            return
+            return True
         self.autosave()
         self.show()
+        return True
+
+    # -- turns of several steps -----------------------------------------------------------------
+
+    def moves_beginning(self, text: str) -> tuple[tuple[int, ...], list[Move]]:
+        """The legal moves of several steps that ``text`` begins, and the steps it names.
+
+        ``text`` begins a move if it names the first steps of the move's path (in the game's
+        notation), or else if the move's text starts with it followed by a separator (a piece's
+        square, then ``-``). Where no move text has separators and every turn is one step (Ndengrod's
+        ``a1`` does not begin ``a10``), nothing is ever begun and nothing changes.
+        """
+        state = self.state
+        word = text.strip().lower()
+        if not word:
+            return (), []
+        try:
+            path = state.game.parse_path(state.data, text.strip())
+        except IllegalMove:
+            path = ()
+        moves = state.legal_moves()
+        begun = [move for move in moves if len(move.path) > len(path) > 0 and move.path[: len(path)] == path]
+        if begun:
+            return path, begun
+        return (), [move for move in moves
+                    if move.text.lower().startswith(word) and len(move.text) > len(word)
+                    and not move.text[len(word)].isalnum()]
+
+    def play_in_steps(self, path: tuple[int, ...], moves: list[Move], typed: str) -> bool:
+        """Ask for the next step of a move until it is whole, then play it; ``False``: leave."""
+        state = self.state
+        game = state.game
+        label = state.seat_label(state.to_move) if state.to_move is not None else ""
+        while True:
+            done = game.partial_text(state.data, path) if path else ""
+            named = []
+            for step in {move.path[len(path)] for move in moves}:
+                text = game.partial_text(state.data, (*path, step))
+                named.append((text[len(done):] if done and text.startswith(done) else text, step))
+            names = [name for name, _ in sorted(named)]
+            steps = [step for _, step in sorted(named)]
+            heading = f"{done}: the move goes on" if done else f"Moves beginning {typed}"
+            choices = "   ".join(f"{n}) {name}" for n, name in enumerate(names, start=1))
+            self.write(f"{heading}; choose the next step by number or as written ('cancel' to start again):")
+            self.write(textwrap.fill(choices, width=78, break_on_hyphens=False))
+            try:
+                line = self.read(f"{label} {done}> " if done else f"{label}> ").strip()
+            except EOFError:
+                self.write("")
+                return False
+            word = line.lower()
+            if word in ("quit", "exit", "q"):
+                return False
+            if word == "cancel":
+                self.write("Cancelled; type a whole move, or its beginning.")
+                return True
+            chosen = self._chosen_steps(path, moves, steps, names, line, done)
+            if chosen is None:
+                if line:
+                    self.write(f"Not a choice: {line!r}.")
+                continue
+            path = chosen
+            whole = [move for move in moves if move.path == path]
+            if whole:
+                self.state = state.play(whole[0])
+                self.autosave()
+                self.show()
+                return True
+            moves = [move for move in moves if len(move.path) > len(path) and move.path[: len(path)] == path]
+
+    def _chosen_steps(self, path: tuple[int, ...], moves: list[Move], steps: list[int], names: list[str],
+                      line: str, done: str) -> tuple[int, ...] | None:
+        """The path after the steps ``line`` chooses (a number, a listed step, or more notation)."""
+        if line.isdigit() and 1 <= int(line) <= len(steps):
+            return (*path, steps[int(line) - 1])
+        for step, name in zip(steps, names, strict=True):
+            if line.lower() == name.lower():
+                return (*path, step)
+        game, data = self.state.game, self.state.data
+        for text in (line, f"{done} {line}"):
+            try:
+                longer = game.parse_path(data, text)
+            except IllegalMove:
+                continue
+            if len(longer) > len(path) and longer[: len(path)] == path and any(
+                    move.path[: len(longer)] == longer for move in moves):
+                return longer
+        return None
 
     def think(self, agent: Agent, seat: int) -> Move:
         """The agent's move; a searching agent shows its progress if it takes over half a second."""

@@ -211,6 +211,14 @@ class Game(ABC):
     def render(self, view: View) -> str:
         """A text diagram of what ``view``'s seat may see."""
 
+    def partial_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        """Notation of the first steps ``path`` of a turn (a prefix of a legal move's path).
+
+        Terminal play shows it while a turn of several steps is entered step by step. Games whose
+        turns take several actions override it; the default writes the path as a whole move.
+        """
+        return self.action_text(data, path)
+
     def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         """Why the move ``path`` is not legal in ``data`` (a sentence for people)."""
         return "that move is not legal in this position"

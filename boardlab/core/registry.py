@@ -2,11 +2,11 @@
 
 >>> import boardlab
 >>> [info.id for info in boardlab.games()]
-['ndengrod', 'gtbm', 'horsmeier', 'mynd']
+['ndengrod', 'gtbm', 'horsmeier', 'mynd', 'mobiatus']
 >>> boardlab.load("chess")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier, mynd
+boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier, mynd, mobiatus
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ _PACKAGES = {
     "gtbm": "boardlab.games.gtbm",
     "horsmeier": "boardlab.games.horsmeier",
     "mynd": "boardlab.games.mynd",
+    "mobiatus": "boardlab.games.mobiatus",
 }
 
 

@@ -43,6 +43,14 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("mynd-three-players", "mynd", {"players": 3, "size": 9}, 5, None, []),
     ("mynd-four-players", "mynd", {"players": 4, "size": 7}, 4, None, []),
     ("mynd-lock-sowing", "mynd", {"lock_on_enclose": True, "sowing": True, "size": 7}, 2, None, []),
+    ("mobiatus-default", "mobiatus", {}, 7, None, []),
+    ("mobiatus-small-maximal", "mobiatus", {"length": 8, "width": 4, "blue_offset": 12, "mandatory_capture": "maximal"},
+     8, None, []),
+    ("mobiatus-pie", "mobiatus", {"first_player": "pie", "chain_capture": "must_continue_capturing"}, 9, None,
+     ["F2a-F4b", "swap"]),
+    ("mobiatus-origin-joins", "mobiatus", {"origin_joins_slide_group": True, "blue_offset": 27}, 10, None, []),
+    ("mobiatus-limit", "mobiatus", {"length": 40, "width": 6, "blue_offset": 30, "move_pair_limit": 30,
+                                    "limit_result": "more_pieces_wins"}, 11, None, []),
 ]
 
 

@@ -1,0 +1,96 @@
+"""Möbiatus, by Kistaro Windrider (kistaro), 2004: checkers-like knights on a Möbius strip.
+
+Source: seed ``003`` (the LiveJournal post "Inventing a game: Möbiatus", 14 November 2004); every
+ambiguity is discussed under its ID in ``rules-notes.md`` §5, and ``docs/rules/mobiatus.md`` states
+the rules as implemented.
+
+Rules (defaults are the seed's reading in the rules notes):
+
+- The board is a strip of ``length`` (30) × ``width`` (5) paper squares twisted into a Möbius
+  strip (B1). Each paper square has two faces, front and back; a face's *opposite* is the other
+  side of the same paper, 30 faces along the loop with the width mirrored (B2). Faces are the
+  cells: 300 of them. Knight moves and adjacency wrap along the loop, never across the width.
+- Red and Blue each fill two lines across the width with dots (their pieces); the face opposite each
+  dot holds that piece's *circle*. Red's lines are the first two columns, Blue's 15 columns on (B3).
+  Red moves first (B4).
+- A turn moves one piece like a chess knight (B5). It may not land on a dot or on its own colour's
+  circle (B6). Landing on a *singularity* slides the piece out of that orthogonally connected group
+  of singularities onto any face next to the group; a group walled in forbids the move (B7). The
+  moved piece's old face and its opposite become singularities (B8).
+- Landing (directly or by a slide) on an enemy circle captures the enemy piece opposite; both its
+  faces become singularities. The capturer must then make another full move that touches no face
+  touched earlier in the chain; it may capture again. A capture is allowed only if the chain can
+  end on a non-capturing landing (B9). Option ``mandatory_capture`` (the author's proposal) forces
+  captures (B10).
+- A player with no pieces, or no legal move, at the start of their turn loses. After
+  ``move_pair_limit`` (70) move pairs the game ends: a draw by default (B11). Under the default
+  rules every turn fills one free paper square, so a game lasts at most 130 turns.
+
+Notation: a face is its board (``F`` front, ``B`` back), column from 1, row letter, as ``F12c``;
+the opposite of ``F12c`` is ``B12c``. A move is the piece's face and each face it lands on, as
+``F1a-F3b`` (a knight move), ``F1a-F3b~F4b`` (slid out of a singularity onto F4b) and
+``F1a-F3b*-F5c`` (captured on F3b, then moved on): ``-`` before a knight target, ``~`` before a
+slide's resting face, ``*`` after a capture. Also ``swap`` (``first_player=pie``).
+"""
+
+from __future__ import annotations
+
+from boardlab.core.game import Game, GameInfo, Variant
+from boardlab.core.options import Option
+
+INFO = GameInfo(
+    id="mobiatus",
+    name="Möbiatus",
+    designer="Kistaro Windrider (kistaro)",
+    year=2004,
+    players=(2,),
+    rules_version="1",
+    summary="Knights on a Möbius strip capture from the far side; every move leaves singularities behind.",
+    source="seed 003: LiveJournal post by kistaro, 14 Nov 2004",
+    options=(
+        Option("length", 30, "paper squares along the strip (the seed: 30; 31 counts the taping overlap)",
+               minimum=4, maximum=100, ambiguity="B1"),
+        Option("width", 5, "paper squares across the strip (rows a, b, …)", minimum=2, maximum=12,
+               ambiguity="B1"),
+        Option("blue_offset", 15,
+               "columns along the loop from Red's first line to Blue's first line (length or more: "
+               "Blue's dots start on the back board)", minimum=1, maximum=199, ambiguity="B3"),
+        Option("line_gap", 0,
+               "columns left free between each side's two starting lines (the notes' red_gap; 0: adjacent)",
+               minimum=0, maximum=97, ambiguity="B3"),
+        Option("first_player", "red", "who makes the first move", choices=("red", "blue", "random", "pie"),
+               ambiguity="B4",
+               choice_help={"red": "Red, the colour named first",
+                            "blue": "Blue",
+                            "random": "drawn by lot when the game is set up (the draw is kept as red or blue)",
+                            "pie": "Red moves first; then Blue's player may answer 'swap' and take over Red"}),
+        Option("origin_joins_slide_group", False,
+               "true: the moving piece's face and its opposite turn singular at lift-off, so a slide "
+               "may pass through them", ambiguity="B7"),
+        Option("chain_capture", "optional", "which hops a capture chain may continue with",
+               choices=("optional", "must_continue_capturing"), ambiguity="B9",
+               choice_help={"optional": "any legal hop, even where a capture is available",
+                            "must_continue_capturing": "a capture, wherever one can be completed"}),
+        Option("mandatory_capture", "off", "whether a player must capture when able (the seed's proposed variant)",
+               choices=("off", "on", "maximal"), ambiguity="B10",
+               choice_help={"off": "captures are optional",
+                            "on": "if any capture chain can be completed, the turn must capture",
+                            "maximal": "the turn must make a chain with the most captures possible"}),
+        Option("move_pair_limit", 70, "the game ends after this many move pairs (0: no limit)",
+               minimum=0, maximum=10000, ambiguity="B11"),
+        Option("limit_result", "draw", "the result when the move-pair limit ends the game",
+               choices=("draw", "more_pieces_wins"), ambiguity="B11",
+               choice_help={"draw": "a draw", "more_pieces_wins": "more pieces left wins; equal is a draw"}),
+    ),
+    variants=(
+        Variant("mandatory_captures", {"mandatory_capture": "on"},
+                "the author's proposed change: \"Mandatory captures? This could, at the very least, be a variant.\""),
+    ),
+    end_reasons={1: "no pieces", 2: "no moves", 3: "move-pair limit"},
+)
+
+
+def game_class() -> type[Game]:
+    from boardlab.games.mobiatus.face import Mobiatus
+
+    return Mobiatus

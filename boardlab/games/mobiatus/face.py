@@ -1,0 +1,473 @@
+"""Möbiatus's Python face: options, notation on the two parallel boards, position text, the drawing.
+
+>>> import boardlab
+>>> game = boardlab.load("mobiatus", length=8, width=3, blue_offset=4)
+>>> state = game.new_game().play("F1a-F3b")
+>>> print(state)
+Turn 1: Red 6 pieces, Blue 6 pieces
+Front  1 2 3 4 5 6 7 8
+    a  x R . . B B . .  a -> B1c
+    b  R R R . B B . .  b -> B1b
+    c  R R . . B B . .  c -> B1a
+Back   1 2 3 4 5 6 7 8
+    a  x r . . b b . .  a -> F1c
+    b  r r r . b b . .  b -> F1b
+    c  r r . . b b . .  c -> F1a
+R B a piece   r b its circle (the piece is on the other board, same square)   x singularity
+>>> state.to_text()
+'xR2BB2/RRR1BB2/RR2BB2 b 1 1'
+
+Position text: the front board's rows ``a``, ``b``, … separated by ``/``, each square as drawn
+(``R``/``B`` a piece on the front face, ``r``/``b`` a piece on the back face, ``x`` a
+singularity, a digit run for free squares, as in FEN); the colour to move (``r`` or ``b``); the
+turns played; the ply (decisions: a slide's end and each hop of a chain count one); then
+``swapped`` (after a pie swap) and, once the game is over, ``end:no-pieces``, ``end:no-moves`` or
+``end:limit``. The back board needs no field of its own: it is the front board with each mark's
+case swapped.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip
+from boardlab.core.options import OptionValue
+from boardlab.core.view import View
+from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
+from boardlab.games.mobiatus import INFO, groups, layout
+from boardlab.games.mobiatus import kernel as k
+
+COLOURS = ("Red", "Blue")
+LETTERS = "rb"
+_PREF_FIRST = {"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE, "maximal": layout.PREF_MAXIMAL}
+_END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_NO_MOVES, "limit": layout.REASON_LIMIT}
+_FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
+
+
+def _ranges(values: list[int]) -> str:
+    """``[2, 3, 4, 7]`` as ``'2 to 4, 7'``."""
+    parts: list[str] = []
+    start = previous = None
+    for value in [*values, None]:
+        if value is not None and previous is not None and value == previous + 1:
+            previous = value
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start} to {previous}")
+        start = previous = value
+    return ", ".join(parts)
+
+
+class Mobiatus(Game):
+    """Möbiatus with its options fixed."""
+
+    info = INFO
+    legal_kernel = staticmethod(k.legal)
+    apply_kernel = staticmethod(k.apply)
+
+    def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
+        if resolved["first_player"] == "random":
+            resolved["first_player"] = random.SystemRandom().choice(("red", "blue"))
+        length, gap = int(resolved["length"]), int(resolved["line_gap"])
+        room = [g for g in range(length - 1)
+                if any(self._placement_fits(length, g, offset) for offset in range(2 * length))]
+        if gap not in room:
+            raise OptionError(
+                f"mobiatus: option line_gap={gap} leaves no room for four starting lines on a strip of "
+                f"length {length}; accepted: an integer from 0 to {max(room)}"
+            )
+        offset = int(resolved["blue_offset"])
+        if not self._placement_fits(length, gap, offset):
+            accepted = [n for n in range(1, 2 * length) if self._placement_fits(length, gap, n)]
+            raise OptionError(
+                f"mobiatus: option blue_offset={offset} puts a Blue line on a paper square that Red's "
+                f"lines (or circles) use, or off the loop of {2 * length} columns; accepted with "
+                f"length={length}, line_gap={gap}: {_ranges(accepted)}"
+            )
+
+    @staticmethod
+    def _placement_fits(length: int, gap: int, offset: int) -> bool:
+        if offset >= 2 * length or 1 + gap >= length:
+            return False
+        red = {0, 1 + gap}
+        blue = {offset % length, (offset + 1 + gap) % (2 * length) % length}
+        return len(blue) == 2 and not red & blue
+
+    # -- board and tables -----------------------------------------------------------------------
+
+    def build_spec(self) -> np.ndarray:
+        strip = MobiusStrip(int(self.options["length"]), int(self.options["width"]))
+        self.strip = strip
+        faces = strip.faces
+        side_cap = 2 * strip.width
+        knight_at = layout.SPEC_HEADER
+        orth_at = knight_at + 8 * faces
+        opp_at = orth_at + 4 * faces
+        spec = np.zeros(opp_at + faces, dtype=np.int64)
+        spec[layout.S_FACES] = faces
+        spec[layout.S_SIDE_CAP] = side_cap
+        mandatory = str(self.options["mandatory_capture"])
+        spec[layout.S_PREF_FIRST] = _PREF_FIRST[mandatory]
+        if mandatory == "maximal":
+            spec[layout.S_PREF_CHAIN] = layout.PREF_MAXIMAL
+        elif self.options["chain_capture"] == "must_continue_capturing":
+            spec[layout.S_PREF_CHAIN] = layout.PREF_CAPTURE
+        spec[layout.S_ORIGIN_JOINS] = self.options["origin_joins_slide_group"]
+        spec[layout.S_TURN_LIMIT] = 2 * int(self.options["move_pair_limit"])
+        if self.options["limit_result"] == "more_pieces_wins":
+            spec[layout.S_LIMIT_RESULT] = layout.LIMIT_MORE_PIECES
+        spec[layout.S_PIE] = self.options["first_player"] == "pie"
+        spec[layout.S_KNIGHT] = knight_at
+        spec[knight_at:orth_at] = strip.table(KNIGHT_STEPS).ravel()
+        spec[layout.S_ORTH] = orth_at
+        spec[orth_at:opp_at] = strip.table(ORTHOGONAL_STEPS).ravel()
+        spec[layout.S_OPP] = opp_at
+        spec[opp_at:] = [strip.opposite(face) for face in range(faces)]
+        for field, start in layout.layout(faces, side_cap).items():
+            spec[field] = start
+        return spec
+
+    @property
+    def faces(self) -> int:
+        return self.strip.faces
+
+    def face_name(self, face: int) -> str:
+        """A face's name on the two parallel boards (``F12c``: board, column, row)."""
+        return self.strip.name(face)
+
+    def seat_name(self, seat: int) -> str:
+        return COLOURS[seat]
+
+    def seat_label(self, data: np.ndarray, seat: int) -> str:
+        return COLOURS[seat ^ int(data[layout.F_SWAPPED])]
+
+    # -- states ---------------------------------------------------------------------------------
+
+    def _blank(self) -> np.ndarray:
+        return np.zeros(int(self.spec[layout.S_STATE_LEN]), dtype=np.int64)
+
+    def starting_columns(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The double-cover columns ``x`` of Red's and Blue's starting lines (their dots)."""
+        loop = self.strip.loop
+        gap, offset = int(self.options["line_gap"]), int(self.options["blue_offset"])
+        return (0, 1 + gap), (offset, (offset + 1 + gap) % loop)
+
+    def initial_data(self) -> np.ndarray:
+        data = self._blank()
+        strip = self.strip
+        for colour, columns in enumerate(self.starting_columns()):
+            for x in columns:
+                for y in range(strip.width):
+                    face = strip.face(x, y)
+                    data[layout.BOARD + face] = layout.DOT + colour
+                    data[layout.BOARD + strip.opposite(face)] = layout.CIRCLE + colour
+        data[layout.F_COLOUR] = 1 if self.options["first_player"] == "blue" else 0
+        groups.rebuild(data, self.spec)
+        k.settle(data, self.spec)
+        return data
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def _is_enemy_circle(self, data: np.ndarray, face: int) -> bool:
+        return bool(data[layout.BOARD + face] == layout.CIRCLE + 1 - int(data[layout.F_COLOUR]))
+
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        """The move's full path: ``F1a-F3b``, ``F1a-F3b~F4b``, ``F1a-F3b*-F5c`` (a capture on F3b)."""
+        faces = self.faces
+        sim = data.copy()
+        text = ""
+        for action in path:
+            if action == 9 * faces:
+                text = "swap"
+            elif action >= 8 * faces:
+                face = action - 8 * faces
+                text += f"~{self.face_name(face)}" + ("*" if self._is_enemy_circle(sim, face) else "")
+            else:
+                target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+                if sim[layout.F_PHASE] == layout.PHASE_START:
+                    text += self.face_name(action >> 3)
+                text += f"-{self.face_name(target)}" + ("*" if self._is_enemy_circle(sim, target) else "")
+            k.apply(sim, self.spec, action)
+        return text
+
+    def partial_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        return self.action_text(data, path)
+
+    def _legal(self, data: np.ndarray, spec: np.ndarray | None = None) -> list[int]:
+        out = np.empty(kernel.MAX_ACTIONS, np.int64)
+        count = k.legal(data.copy(), self.spec if spec is None else spec, out)
+        return out[:count].tolist()
+
+    def _knight_step(self, source: int, target: int) -> int | None:
+        row = int(self.spec[layout.S_KNIGHT]) + 8 * source
+        for step in range(8):
+            if self.spec[row + step] == target:
+                return step
+        return None
+
+    def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
+        word = text.strip()
+        if word.lower() == "swap":
+            return (9 * self.faces,)
+        tokens = [token for token in _SEPARATORS.split(word) if token]
+        faces: list[int] = []
+        for token in tokens:
+            face = self.strip.parse_name(token)
+            if face is None:
+                if _FACE.fullmatch(token):
+                    last = self.face_name(self.strip.from_picture("F", self.strip.length - 1, self.strip.width - 1))
+                    raise InvalidMove(f"{text!r}: there is no square {token} (squares run from F1a to {last}, "
+                                      f"and B1a to B{last[1:]} on the back board)")
+                raise InvalidMove(
+                    f"{text!r} is not a move; a move is the piece's square and each square it lands on, as "
+                    f"F1a-F3b, F1a-F3b~F4b (a slide) or F1a-F3b*-F5c (a capture chain), or 'swap'"
+                )
+            faces.append(face)
+        if not faces:
+            raise InvalidMove(f"{text!r} is not a move; a move is written like F1a-F3b")
+        if len(faces) == 1:
+            raise IllegalMove(f"{text}: name where the piece on {self.face_name(faces[0])} goes as well, "
+                              f"as {self.face_name(faces[0])}-<square>")
+        sim = data.copy()
+        path: list[int] = []
+        source = faces[0]
+        for face in faces[1:]:
+            if path and (sim[kernel.TO_MOVE] < 0 or not sim[kernel.MID_TURN]):
+                raise IllegalMove(f"{text}: the move is over once it comes to rest; "
+                                  f"{self.face_name(face)} is one square too many")
+            if sim[layout.F_PHASE] == layout.PHASE_SLIDE:
+                action = 8 * self.faces + face
+            else:
+                if path:
+                    source = int(sim[layout.F_CUR])
+                step = self._knight_step(source, face)
+                if step is None:
+                    raise IllegalMove(f"{text}: {self.face_name(face)} is not a knight's move from "
+                                      f"{self.face_name(source)}")
+                action = source * 8 + step
+            path.append(action)
+            if action not in self._legal(sim):
+                break
+            k.apply(sim, self.spec, action)
+        return tuple(path)
+
+    def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        sim = data.copy()
+        for action in path[:-1]:
+            k.apply(sim, self.spec, action)
+        action = path[-1]
+        if action in self._legal(sim):
+            k.apply(sim, self.spec, action)
+            return self._unfinished(sim)
+        return self._explain(sim, action)
+
+    def _unfinished(self, sim: np.ndarray) -> str:
+        choices = ", ".join(sorted(self.action_text(sim, (action,)) for action in self._legal(sim)))
+        if sim[layout.F_PHASE] == layout.PHASE_SLIDE:
+            where = self.face_name(int(sim[layout.F_SLIDE]))
+            return (f"the move is not finished: {where} is a singularity, so the piece slides on; add the "
+                    f"square where it comes to rest ({choices})")
+        where = self.face_name(int(sim[layout.F_CUR]))
+        return f"the move is not finished: after capturing on {where} the piece must move on ({choices})"
+
+    def _explain(self, sim: np.ndarray, action: int) -> str:
+        faces = self.faces
+        colour = int(sim[layout.F_COLOUR])
+        mine, theirs = COLOURS[colour], COLOURS[1 - colour]
+        if action == 9 * faces:
+            if self.options["first_player"] != "pie":
+                return "swapping is not part of these rules (only with first_player=pie)"
+            return "only the second player may swap, instead of their first move"
+        if action >= 8 * faces:
+            face = action - 8 * faces
+            group = self._group(sim, int(sim[layout.F_SLIDE]))
+            near = {int(self.spec[int(self.spec[layout.S_ORTH]) + 4 * g + d]) for g in group for d in range(4)}
+            if face not in near:
+                return (f"{self.face_name(face)} is not next to the group of singularities at "
+                        f"{self.face_name(int(sim[layout.F_SLIDE]))}, so the slide cannot end there")
+            target = face
+        else:
+            source = action >> 3
+            if sim[layout.F_PHASE] == layout.PHASE_START and sim[layout.BOARD + source] != layout.DOT + colour:
+                return f"{self.face_name(source)} holds no {mine} piece"
+            target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+        code = int(sim[layout.BOARD + target])
+        name = self.face_name(target)
+        if code in (layout.DOT, layout.DOT + 1):
+            return f"{name} is occupied by a {COLOURS[code - layout.DOT]} piece"
+        if code == layout.CIRCLE + colour:
+            return (f"{name} is the opposite face of your own piece on "
+                    f"{self.face_name(self.strip.opposite(target))}: a circle of your colour is never landed on")
+        if code == layout.WALL:
+            return f"{name} was touched earlier in this capture chain"
+        raw = self.spec.copy()
+        raw[layout.S_PREF_FIRST] = raw[layout.S_PREF_CHAIN] = layout.PREF_ANY
+        raw.setflags(write=False)
+        if action in self._legal(sim, raw):
+            return self._preference(sim)
+        if code == layout.SING:
+            return (f"{name} is a singularity whose group is walled in: no square next to the group is free, "
+                    f"and no capture there could finish its chain")
+        return (f"capturing the {theirs} piece on {self.face_name(self.strip.opposite(target))} from {name} is "
+                f"not allowed: the capture chain could not end on a free square without touching a square twice")
+
+    def _preference(self, sim: np.ndarray) -> str:
+        first_hop = sim[layout.F_CAPTURES] == 0
+        mandatory = self.options["mandatory_capture"]
+        if mandatory == "maximal":
+            return "the move must capture as many pieces as possible (mandatory_capture=maximal)"
+        if first_hop:
+            return "a capture is available, and captures are mandatory (mandatory_capture=on)"
+        return "the chain must capture again where it can (chain_capture=must_continue_capturing)"
+
+    def _group(self, data: np.ndarray, start: int) -> set[int]:
+        """The untouched singular faces orthogonally connected to ``start``."""
+        orth = int(self.spec[layout.S_ORTH])
+        group, todo = {start}, [start]
+        while todo:
+            face = todo.pop()
+            for d in range(4):
+                other = int(self.spec[orth + 4 * face + d])
+                if other >= 0 and other not in group and data[layout.BOARD + other] == layout.SING:
+                    group.add(other)
+                    todo.append(other)
+        return group
+
+    # -- position text --------------------------------------------------------------------------
+
+    def _mark(self, data: np.ndarray, face: int) -> str:
+        code = int(data[layout.BOARD + face])
+        if code == layout.FREE:
+            return "."
+        if code in (layout.SING, layout.WALL):
+            return "x"
+        if code >= layout.CIRCLE:
+            return LETTERS[code - layout.CIRCLE]
+        return LETTERS[code - layout.DOT].upper()
+
+    def position_text(self, data: np.ndarray) -> str:
+        strip = self.strip
+        rows = []
+        for row in range(strip.width):
+            marks = "".join(self._mark(data, strip.from_picture("F", column, row)) for column in range(strip.length))
+            rows.append(re.sub(r"\.+", lambda run: str(len(run.group())), marks))
+        fields = ["/".join(rows), LETTERS[int(data[layout.F_COLOUR])], str(int(data[layout.F_TURNS])),
+                  str(int(data[kernel.PLY]))]
+        if data[layout.F_SWAPPED]:
+            fields.append("swapped")
+        if data[kernel.TO_MOVE] < 0:
+            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
+            fields.append(f"end:{reason}")
+        return " ".join(fields)
+
+    def parse_position(self, text: str) -> np.ndarray:
+        form = ("'<the front board's rows a/b/…> <r|b to move> <turns> <ply> [swapped] "
+                "[end:no-pieces|end:no-moves|end:limit]'")
+        fields = text.split()
+        if len(fields) < 4:
+            raise PositionError(f"{text!r}: expected {form}")
+        board_text, colour_text, turns_text, ply_text, *flags = fields
+        strip = self.strip
+        data = self._blank()
+        rows = board_text.split("/")
+        if len(rows) != strip.width:
+            raise PositionError(f"{text!r}: the board has {strip.width} rows, not {len(rows)}")
+        for row, row_text in enumerate(rows):
+            letter = ROW_LETTERS[row]
+            marks: list[str] = []
+            for token in re.findall(r"\d+|.", row_text):
+                if token.isdigit():
+                    marks.extend("." * int(token))
+                elif token in "RBrbx.":
+                    marks.append(token)
+                else:
+                    raise PositionError(f"{text!r}: row {letter} has {token!r}; rows use R, B, r, b, x and digits")
+            if len(marks) != strip.length:
+                raise PositionError(f"{text!r}: row {letter} has {len(marks)} squares, not {strip.length}")
+            for column, mark in enumerate(marks):
+                front = strip.from_picture("F", column, row)
+                back = strip.opposite(front)
+                if mark == "x":
+                    data[layout.BOARD + front] = data[layout.BOARD + back] = layout.SING
+                elif mark != ".":
+                    colour = LETTERS.index(mark.lower())
+                    dot, circle = (front, back) if mark.isupper() else (back, front)
+                    data[layout.BOARD + dot] = layout.DOT + colour
+                    data[layout.BOARD + circle] = layout.CIRCLE + colour
+        side_cap = int(self.spec[layout.S_SIDE_CAP])
+        for colour in (0, 1):
+            count = int(np.count_nonzero(data[layout.BOARD:layout.BOARD + self.faces] == layout.DOT + colour))
+            if count > side_cap:
+                raise PositionError(f"{text!r}: {COLOURS[colour]} has {count} pieces; a side starts with "
+                                    f"{side_cap} and never gains one")
+        if colour_text not in LETTERS:
+            raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected r or b")
+        if not turns_text.isdigit() or not ply_text.isdigit():
+            raise PositionError(f"{text!r}: the turns and the ply are {turns_text!r} and {ply_text!r}; "
+                                f"expected whole numbers")
+        turns, ply = int(turns_text), int(ply_text)
+        if ply < turns:
+            raise PositionError(f"{text!r}: ply {ply} is less than the {turns} turns played; every turn takes a ply")
+        limit = int(self.spec[layout.S_TURN_LIMIT])
+        if limit and turns > limit:
+            raise PositionError(f"{text!r}: {turns} turns is past the limit of {limit} "
+                                f"({self.options['move_pair_limit']} move pairs)")
+        data[layout.F_COLOUR] = LETTERS.index(colour_text)
+        data[layout.F_TURNS] = turns
+        data[kernel.PLY] = ply
+        end = None
+        for flag in flags:
+            pie = self.options["first_player"] == "pie"
+            if flag == "swapped" and pie and turns >= 1 and not data[layout.F_SWAPPED]:
+                data[layout.F_SWAPPED] = 1
+            elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
+                end = _END_TOKENS[flag[4:]]
+            else:
+                raise PositionError(
+                    f"{text!r}: unexpected {flag!r}; after the ply come swapped (with first_player=pie, after "
+                    f"the first turn), end:no-pieces, end:no-moves or end:limit"
+                )
+        groups.rebuild(data, self.spec)
+        k.settle(data, self.spec)
+        actual = int(data[kernel.END_REASON]) if data[kernel.TO_MOVE] < 0 else None
+        if actual != end:
+            tokens = {v: t for t, v in _END_TOKENS.items()}
+            said = f"end:{tokens[end]}" if end is not None else "no end flag"
+            rules = f"end:{tokens[actual]}" if actual is not None else "the game goes on"
+            raise PositionError(f"{text!r}: the text says {said}, but by the rules {rules}")
+        return data
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render(self, view: View) -> str:
+        """Both boards, front above back, in the seed's marks; each row says where it continues.
+
+        A piece's dot is its colour's capital (``R``, ``B``), its circle on the other board (the
+        opposite face, same column and row) the small letter; ``x`` is a singularity. Stepping
+        off a board's right end leads to the other board's first column with the rows mirrored.
+        """
+        data = view.data
+        strip = self.strip
+        tens = "".join(f"{(c + 1) // 10 if c >= 9 else ' ':>2}" for c in range(strip.length))
+        units = "".join(f"{(c + 1) % 10:>2}" for c in range(strip.length))
+        lines = [f"Turn {int(data[layout.F_TURNS])}: Red {int(data[layout.F_COUNT])} pieces, "
+                 f"Blue {int(data[layout.F_COUNT + 1])} pieces"]
+        for board, title in (("F", "Front"), ("B", "Back")):
+            other = "B" if board == "F" else "F"
+            if strip.length >= 10:
+                lines.append(f"{'':6}{tens}")
+            lines.append(f"{title:<6}{units}")
+            for row in range(strip.width):
+                marks = " ".join(self._mark(data, strip.from_picture(board, c, row)) for c in range(strip.length))
+                onward = f"{other}1{ROW_LETTERS[strip.width - 1 - row]}"
+                lines.append(f"{'':4}{ROW_LETTERS[row]}  {marks}  {ROW_LETTERS[row]} -> {onward}")
+        lines.append("R B a piece   r b its circle (the piece is on the other board, same square)   x singularity")
+        return "\n".join(lines)

@@ -1,0 +1,290 @@
+"""Möbiatus's board bookkeeping, for the kernels: touched faces, singular groups, the free set.
+
+Between turns the singular faces form groups kept in a union-find with contact counts (see
+``layout``), so the kernels can ask of a singularity "can a slide out of it come to rest, or
+capture?" without a flood fill. Inside a turn, where a capture chain's touched faces are walls,
+``fill`` floods a group instead. Every function here is a numba helper over (state, spec).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from boardlab.games.mobiatus.layout import (
+    BOARD,
+    CIRCLE,
+    DOT,
+    F_COUNT,
+    F_EXIT_TOP,
+    F_FREE_COUNT,
+    F_STAMP,
+    F_TOUCH_TOP,
+    FREE,
+    PENDING,
+    S_CIRCLE_CONTACTS,
+    S_EXITS,
+    S_FACES,
+    S_FREE_CONTACTS,
+    S_FREE_LIST,
+    S_FREE_POS,
+    S_KNIGHT,
+    S_LIST,
+    S_MARK,
+    S_OPP,
+    S_ORTH,
+    S_PARENT,
+    S_QUEUE,
+    S_SIDE_CAP,
+    S_SIZE,
+    S_TOUCHED,
+    SING,
+    WALL,
+)
+
+
+@njit(cache=True)
+def wall(state, spec, face):  # type: ignore[no-untyped-def]
+    """Mark ``face`` touched (WALL), remembering its code on the touched stack."""
+    top = state[F_TOUCH_TOP]
+    at = spec[S_TOUCHED] + 2 * top
+    state[at] = face
+    state[at + 1] = state[BOARD + face]
+    state[BOARD + face] = WALL
+    state[F_TOUCH_TOP] = top + 1
+
+
+@njit(cache=True)
+def unwall(state, spec, top):  # type: ignore[no-untyped-def]
+    """Undo every WALL pushed since the touched stack stood at ``top``."""
+    at = spec[S_TOUCHED]
+    current = state[F_TOUCH_TOP]
+    while current > top:
+        current -= 1
+        state[BOARD + state[at + 2 * current]] = state[at + 2 * current + 1]
+    state[F_TOUCH_TOP] = top
+
+
+@njit(cache=True)
+def has_free_target(state, spec, face):  # type: ignore[no-untyped-def]
+    """Whether a knight move from ``face`` reaches a free face (where a chain can end at once)."""
+    knight = spec[S_KNIGHT] + face * 8
+    for k in range(8):
+        target = spec[knight + k]
+        if target >= 0 and state[BOARD + target] == FREE:
+            return True
+    return False
+
+
+# -- the singular groups between turns (union-find) -----------------------------------------------
+
+
+@njit(cache=True)
+def find(state, spec, face):  # type: ignore[no-untyped-def]
+    """The root of the group of the singular ``face`` (path halving)."""
+    parent = spec[S_PARENT]
+    while state[parent + face] != face:
+        grand = state[parent + state[parent + face]]
+        state[parent + face] = grand
+        face = grand
+    return face
+
+
+@njit(cache=True)
+def union(state, spec, a, b):  # type: ignore[no-untyped-def]
+    a = find(state, spec, a)
+    b = find(state, spec, b)
+    if a == b:
+        return
+    size = spec[S_SIZE]
+    if state[size + a] < state[size + b]:
+        a, b = b, a
+    faces = spec[S_FACES]
+    free = spec[S_FREE_CONTACTS]
+    circles = spec[S_CIRCLE_CONTACTS]
+    state[spec[S_PARENT] + b] = a
+    state[size + a] += state[size + b]
+    state[free + a] += state[free + b]
+    state[circles + a] += state[circles + b]
+    state[circles + faces + a] += state[circles + faces + b]
+
+
+@njit(cache=True)
+def touch_groups(state, spec, face, free_delta, circle_colour, circle_delta):  # type: ignore[no-untyped-def]
+    """Add the deltas to the contacts of each group next to ``face``, once per adjacent singular face."""
+    orth = spec[S_ORTH] + face * 4
+    circles = spec[S_CIRCLE_CONTACTS] + circle_colour * spec[S_FACES]
+    for d in range(4):
+        other = spec[orth + d]
+        if other >= 0 and state[BOARD + other] == SING:
+            root = find(state, spec, other)
+            state[spec[S_FREE_CONTACTS] + root] += free_delta
+            if circle_colour >= 0:
+                state[circles + root] += circle_delta
+
+
+@njit(cache=True)
+def free_remove(state, spec, face):  # type: ignore[no-untyped-def]
+    items = spec[S_FREE_LIST]
+    places = spec[S_FREE_POS]
+    last = state[F_FREE_COUNT] - 1
+    place = state[places + face]
+    moved = state[items + last]
+    state[items + place] = moved
+    state[places + moved] = place
+    state[F_FREE_COUNT] = last
+
+
+@njit(cache=True)
+def occupy(state, spec, face, code):  # type: ignore[no-untyped-def]
+    """The free ``face`` takes a dot or a circle (``code``), between turns."""
+    touch_groups(state, spec, face, -1, code - CIRCLE if code >= CIRCLE else -1, 1)
+    free_remove(state, spec, face)
+    state[BOARD + face] = code
+
+
+@njit(cache=True)
+def join(state, spec, face):  # type: ignore[no-untyped-def]
+    """``face`` turns singular, between turns, and joins the groups next to it."""
+    code = state[BOARD + face]
+    if code == FREE:
+        touch_groups(state, spec, face, -1, -1, 0)
+        free_remove(state, spec, face)
+    elif code >= CIRCLE:
+        touch_groups(state, spec, face, 0, code - CIRCLE, -1)
+    state[BOARD + face] = SING
+    faces = spec[S_FACES]
+    orth = spec[S_ORTH] + face * 4
+    circles = spec[S_CIRCLE_CONTACTS]
+    state[spec[S_PARENT] + face] = face
+    state[spec[S_SIZE] + face] = 1
+    state[spec[S_FREE_CONTACTS] + face] = 0
+    state[circles + face] = 0
+    state[circles + faces + face] = 0
+    for d in range(4):
+        other = spec[orth + d]
+        if other < 0:
+            continue
+        near = state[BOARD + other]
+        if near == FREE:
+            state[spec[S_FREE_CONTACTS] + face] += 1
+        elif near >= CIRCLE:
+            state[circles + (near - CIRCLE) * faces + face] += 1
+    for d in range(4):
+        other = spec[orth + d]
+        if other >= 0 and state[BOARD + other] == SING:
+            union(state, spec, face, other)
+
+
+@njit(cache=True)
+def rebuild(state, spec):  # type: ignore[no-untyped-def]
+    """Derive the piece lists, the free set and the groups from the board (a new or a read position)."""
+    faces = spec[S_FACES]
+    side_cap = spec[S_SIDE_CAP]
+    state[F_COUNT] = 0
+    state[F_COUNT + 1] = 0
+    state[F_FREE_COUNT] = 0
+    for face in range(faces):
+        code = state[BOARD + face]
+        if code == DOT or code == DOT + 1:
+            colour = code - DOT
+            state[spec[S_LIST] + colour * side_cap + state[F_COUNT + colour]] = face
+            state[F_COUNT + colour] += 1
+        elif code == FREE:
+            state[spec[S_FREE_LIST] + state[F_FREE_COUNT]] = face
+            state[spec[S_FREE_POS] + face] = state[F_FREE_COUNT]
+            state[F_FREE_COUNT] += 1
+        elif code == SING:
+            state[BOARD + face] = PENDING  # joined one at a time below
+    for face in range(faces):
+        if state[BOARD + face] == PENDING:
+            join(state, spec, face)
+
+
+@njit(cache=True)
+def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: ignore[no-untyped-def]
+    """Flood the group of (untouched) singular faces holding ``start``, orthogonally.
+
+    The group is left in the queue; its exits (free faces, and enemy circles: captures) are
+    stamped once each, and the enemy circles (with ``record_free`` the free ones too) are written
+    from the exit stack's top, which is not moved. Returns (group size, free exits, recorded).
+    With ``stop_at_free`` it stops at the first free exit, leaving the group partly filled.
+    """
+    stamp = state[F_STAMP] + 1
+    state[F_STAMP] = stamp
+    mark = spec[S_MARK]
+    queue = spec[S_QUEUE]
+    orth = spec[S_ORTH]
+    exits = spec[S_EXITS] + state[F_EXIT_TOP]
+    state[mark + start] = stamp
+    state[queue] = start
+    size = 1
+    head = 0
+    free = 0
+    recorded = 0
+    while head < size:
+        face = state[queue + head]
+        head += 1
+        for d in range(4):
+            other = spec[orth + face * 4 + d]
+            if other < 0 or state[mark + other] == stamp:
+                continue
+            code = state[BOARD + other]
+            if code == SING:
+                state[mark + other] = stamp
+                state[queue + size] = other
+                size += 1
+            elif code == FREE:
+                state[mark + other] = stamp
+                free += 1
+                if record_free:
+                    state[exits + recorded] = other
+                    recorded += 1
+                if stop_at_free:
+                    return size, free, recorded
+            elif code == enemy_circle:
+                state[mark + other] = stamp
+                state[exits + recorded] = other
+                recorded += 1
+    return size, free, recorded
+
+
+@njit(cache=True)
+def wall_queue(state, spec, size):  # type: ignore[no-untyped-def]
+    queue = spec[S_QUEUE]
+    for i in range(size):
+        wall(state, spec, state[queue + i])
+
+
+@njit(cache=True)
+def next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
+    """Whether ``face`` touches the group ``root`` (between turns)."""
+    orth = spec[S_ORTH] + face * 4
+    for d in range(4):
+        other = spec[orth + d]
+        if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
+            return True
+    return False
+
+
+@njit(cache=True)
+def group_exits(state, spec, colour, root):  # type: ignore[no-untyped-def]
+    """The exits of the group ``root`` (between turns) from the free set and the enemy circles.
+
+    Written from the exit stack's top, which is not moved; returns how many.
+    """
+    exits = spec[S_EXITS] + state[F_EXIT_TOP]
+    items = spec[S_FREE_LIST]
+    count = 0
+    for i in range(state[F_FREE_COUNT]):
+        face = state[items + i]
+        if next_to_group(state, spec, face, root):
+            state[exits + count] = face
+            count += 1
+    if state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root] > 0:
+        pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
+        for i in range(state[F_COUNT + 1 - colour]):
+            face = spec[spec[S_OPP] + state[pieces + i]]
+            if next_to_group(state, spec, face, root):
+                state[exits + count] = face
+                count += 1
+    return count

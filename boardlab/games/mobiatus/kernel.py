@@ -1,0 +1,383 @@
+"""Möbiatus's rules as numba kernels over a state vector (the rules are in the package docstring).
+
+``legal`` and ``apply`` follow a turn through its steps; where everything lives in the spec and
+state vectors is in ``layout``, the board bookkeeping (touched faces, singular groups, the free
+set) in ``groups``, and the capture-chain search in ``search``.
+
+Actions: ``face · 8 + k`` moves from ``face`` (the piece at the start, the capturer in a chain)
+along knight step ``k``; ``8 · faces + e`` ends a slide on ``e``; ``9 · faces`` is the pie swap.
+A turn owes its steps in phases: START (a piece and its knight target), SLIDE (where a slide comes
+to rest) and CHAIN (the next hop after a capture); MID_TURN is 1 while the mover owes more.
+
+Each step offers only choices from which the turn can be completed, by the values of ``search``:
+a capture whose chain cannot finish is never offered. Capture preferences (``mandatory_capture``
+on the first hop, ``must_continue_capturing`` later, ``maximal`` throughout) keep only the
+capturing choices, or those with the most captures, where there are any.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from boardlab.core.kernel import (
+    APPLY_SIG,
+    END_REASON,
+    LEGAL_SIG,
+    MID_TURN,
+    PLY,
+    SCORE,
+    TO_MOVE,
+)
+from boardlab.games.mobiatus.groups import (
+    fill,
+    find,
+    group_exits,
+    has_free_target,
+    join,
+    occupy,
+    unwall,
+    wall,
+    wall_queue,
+)
+from boardlab.games.mobiatus.layout import (
+    BOARD,
+    CIRCLE,
+    DOT,
+    F_CACHE_STAMP,
+    F_CAPTURES,
+    F_COLOUR,
+    F_COUNT,
+    F_CUR,
+    F_EXIT_TOP,
+    F_FREE_COUNT,
+    F_ORIGIN,
+    F_PHASE,
+    F_SLIDE,
+    F_SWAPPED,
+    F_TOUCH_TOP,
+    F_TURNS,
+    FREE,
+    LIMIT_MORE_PIECES,
+    PHASE_CHAIN,
+    PHASE_SLIDE,
+    PHASE_START,
+    PREF_ANY,
+    PREF_MAXIMAL,
+    REASON_LIMIT,
+    REASON_NO_MOVES,
+    REASON_NO_PIECES,
+    S_EXITS,
+    S_FACES,
+    S_KNIGHT,
+    S_LIMIT_RESULT,
+    S_LIST,
+    S_OPP,
+    S_ORIGIN_JOINS,
+    S_PIE,
+    S_PREF_CHAIN,
+    S_PREF_FIRST,
+    S_SIDE_CAP,
+    S_SIZE,
+    S_TOUCHED,
+    S_TURN_LIMIT,
+    S_VALS,
+    SING,
+)
+from boardlab.games.mobiatus.search import (
+    capture_value,
+    keep_preferred,
+    target_value,
+)
+
+
+@njit(cache=True)
+def _new_cache_stamp(state):  # type: ignore[no-untyped-def]
+    stamp = state[F_CACHE_STAMP] + 1
+    state[F_CACHE_STAMP] = stamp
+    return stamp
+
+
+@njit(cache=True)
+def _lift(state, spec, face, colour):  # type: ignore[no-untyped-def]
+    """origin_joins_slide_group: the origin and its opposite turn singular at lift-off."""
+    state[BOARD + face] = SING
+    state[BOARD + spec[spec[S_OPP] + face]] = SING
+
+
+@njit(cache=True)
+def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ignore[no-untyped-def]
+    """Write every legal first step (piece and knight target) to ``dest[at:]``; return how many.
+
+    With ``first_only`` return 1 at the first legal one found (has the player a move?).
+    """
+    vals = spec[S_VALS]
+    knight = spec[S_KNIGHT]
+    joins = spec[S_ORIGIN_JOINS]
+    pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
+    count = 0
+    stamp = _new_cache_stamp(state)
+    if first_only and not joins:  # the cheap case first: a knight move to a free face
+        for i in range(state[F_COUNT + colour]):
+            piece = state[pieces + i]
+            if has_free_target(state, spec, piece):
+                return 1
+    for i in range(state[F_COUNT + colour]):
+        piece = state[pieces + i]
+        origin = -1
+        if joins:  # the groups change with each piece lifted: no union-find, a fresh cache
+            origin = piece
+            _lift(state, spec, piece, colour)
+            stamp = _new_cache_stamp(state)
+        for k in range(8):
+            target = spec[knight + piece * 8 + k]
+            if target < 0:
+                continue
+            value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
+            if value > 0:
+                if first_only:
+                    count = 1
+                    break
+                dest[at + count] = piece * 8 + k
+                state[vals + count] = value
+                count += 1
+        if joins:
+            state[BOARD + piece] = DOT + colour
+            state[BOARD + spec[spec[S_OPP] + piece]] = CIRCLE + colour
+        if first_only and count > 0:
+            return 1
+    if first_only:
+        return 0
+    return keep_preferred(dest, at, state[vals:], count, pref)
+
+
+@njit(cache=True)
+def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
+    """The legal next hops of a capture chain, from the capturer's face."""
+    vals = spec[S_VALS]
+    cur = state[F_CUR]
+    knight = spec[S_KNIGHT] + cur * 8
+    stamp = _new_cache_stamp(state)
+    count = 0
+    for k in range(8):
+        target = spec[knight + k]
+        if target < 0:
+            continue
+        value = target_value(state, spec, colour, target, pref, state[F_ORIGIN], stamp, False)
+        if value > 0:
+            out[count] = cur * 8 + k
+            state[vals + count] = value
+            count += 1
+    return keep_preferred(out, 0, state[vals:], count, pref)
+
+
+@njit(cache=True)
+def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
+    """The faces where a slide through the group at F_SLIDE may come to rest (or capture).
+
+    Between turns the exits of a big group are found from the free set and the enemy circles, and
+    a capture's search refuses the group by its root instead of walling it; else (in a chain, or
+    with the origin lifted) a flood fill finds the group, which a capture's search needs walled.
+    """
+    faces = spec[S_FACES]
+    vals = spec[S_VALS]
+    exits = spec[S_EXITS]
+    exhaustive = pref == PREF_MAXIMAL
+    slide = state[F_SLIDE]
+    base = state[F_EXIT_TOP]
+    root = -1
+    size = 0
+    if state[F_TOUCH_TOP] == 0 and not spec[S_ORIGIN_JOINS]:
+        root = find(state, spec, slide)
+    if root >= 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
+        recorded = group_exits(state, spec, colour, root)
+    else:
+        size, _, recorded = fill(state, spec, slide, CIRCLE + 1 - colour, False, True)
+    state[F_EXIT_TOP] = base + recorded
+    searching = False
+    for i in range(recorded):
+        face = state[exits + base + i]
+        if state[BOARD + face] == FREE:
+            state[vals + i] = 1
+        elif not exhaustive and has_free_target(state, spec, face):
+            state[vals + i] = 2
+        else:
+            state[vals + i] = -1
+            searching = True
+    if searching:
+        group_top = state[F_TOUCH_TOP]
+        if root < 0:  # the search must not slide back through this group: wall it
+            wall_queue(state, spec, size)
+        for i in range(recorded):
+            if state[vals + i] < 0:
+                face = state[exits + base + i]
+                state[vals + i] = 2 * capture_value(state, spec, colour, face, exhaustive, state[F_ORIGIN], root)
+        unwall(state, spec, group_top)
+    state[F_EXIT_TOP] = base
+    count = 0
+    for i in range(recorded):
+        value = state[vals + i]
+        if value > 0:
+            out[count] = 8 * faces + state[exits + base + i]
+            state[vals + count] = value
+            count += 1
+    return keep_preferred(out, 0, state[vals:], count, pref)
+
+
+@njit(LEGAL_SIG, cache=True)
+def legal(state, spec, out):  # type: ignore[no-untyped-def]
+    """Write the legal actions for the decision owed now into ``out``; return how many."""
+    if state[TO_MOVE] < 0:
+        return 0
+    colour = state[F_COLOUR]
+    phase = state[F_PHASE]
+    if phase == PHASE_START:
+        count = _start_options(state, spec, out, 0, colour, spec[S_PREF_FIRST], False)
+        if spec[S_PIE] and state[F_TURNS] == 1 and state[F_SWAPPED] == 0:
+            out[count] = 9 * spec[S_FACES]
+            count += 1
+        return count
+    pref = spec[S_PREF_FIRST] if state[F_CAPTURES] == 0 else spec[S_PREF_CHAIN]
+    if phase == PHASE_SLIDE:
+        return _exit_options(state, spec, out, colour, pref)
+    return _hop_options(state, spec, out, colour, pref)
+
+
+# -- playing a step --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _replace_piece(state, spec, colour, old, new):  # type: ignore[no-untyped-def]
+    """Move colour's listed piece from face ``old`` to ``new`` (-1: remove it)."""
+    pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
+    count = state[F_COUNT + colour]
+    for i in range(count):
+        if state[pieces + i] == old:
+            if new >= 0:
+                state[pieces + i] = new
+            else:
+                state[pieces + i] = state[pieces + count - 1]
+                state[F_COUNT + colour] = count - 1
+            return
+
+
+@njit(cache=True)
+def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` has a legal turn (its first step) in this position, between turns."""
+    return _start_options(state, spec, state, spec[S_VALS], colour, PREF_ANY, True) > 0
+
+
+@njit(cache=True)
+def finish(state, winner_seat, reason):  # type: ignore[no-untyped-def]
+    """End the game: ``winner_seat`` wins (``-1``: a draw) for ``reason``."""
+    state[TO_MOVE] = -1
+    state[MID_TURN] = 0
+    state[END_REASON] = reason
+    for seat in range(2):
+        if winner_seat < 0:
+            state[SCORE + seat] = 1
+        else:
+            state[SCORE + seat] = 2 if seat == winner_seat else 0
+
+
+@njit(cache=True)
+def settle(state, spec):  # type: ignore[no-untyped-def]
+    """At the start of a turn: end the game if the player to move has lost or the limit is reached."""
+    colour = state[F_COLOUR]
+    swapped = state[F_SWAPPED]
+    mover_seat = (1 - colour) ^ swapped
+    pie_pending = spec[S_PIE] and state[F_TURNS] == 1 and swapped == 0
+    if state[F_COUNT + colour] == 0:
+        finish(state, mover_seat, REASON_NO_PIECES)
+    elif not pie_pending and not has_move(state, spec, colour):
+        finish(state, mover_seat, REASON_NO_MOVES)
+    elif spec[S_TURN_LIMIT] > 0 and state[F_TURNS] >= spec[S_TURN_LIMIT]:
+        winner = -1
+        if spec[S_LIMIT_RESULT] == LIMIT_MORE_PIECES:
+            red, blue = state[F_COUNT], state[F_COUNT + 1]
+            if red != blue:
+                winner = swapped if red > blue else 1 - swapped
+        finish(state, winner, REASON_LIMIT)
+    else:
+        state[TO_MOVE] = colour ^ swapped
+
+
+@njit(cache=True)
+def _rest(state, spec, colour, face):  # type: ignore[no-untyped-def]
+    """The piece comes to rest on the free ``face``: the turn ends (B8) and the next one is settled.
+
+    The board is first put back as it stood before the turn (touched faces, a lifted origin), then
+    the turn's changes are made one face at a time, so that the groups follow them.
+    """
+    opp = spec[S_OPP]
+    origin = state[F_ORIGIN]
+    touched = spec[S_TOUCHED]
+    top = state[F_TOUCH_TOP]
+    unwall(state, spec, 0)
+    state[BOARD + origin] = DOT + colour
+    state[BOARD + spec[opp + origin]] = CIRCLE + colour
+    for i in range(top):
+        if state[touched + 2 * i + 1] >= DOT:  # a captured piece's dot or circle
+            join(state, spec, state[touched + 2 * i])
+    join(state, spec, origin)
+    join(state, spec, spec[opp + origin])
+    occupy(state, spec, face, DOT + colour)
+    occupy(state, spec, spec[opp + face], CIRCLE + colour)
+    _replace_piece(state, spec, colour, origin, face)
+    state[F_PHASE] = PHASE_START
+    state[MID_TURN] = 0
+    state[F_CAPTURES] = 0
+    state[F_TURNS] += 1
+    state[F_COLOUR] = 1 - colour
+    settle(state, spec)
+
+
+@njit(cache=True)
+def _capture(state, spec, colour, face):  # type: ignore[no-untyped-def]
+    """Land on the enemy circle ``face``: the piece opposite is captured; the chain goes on."""
+    if state[F_CAPTURES] == 0 and state[BOARD + state[F_ORIGIN]] == SING:
+        wall(state, spec, state[F_ORIGIN])
+    victim = spec[spec[S_OPP] + face]
+    _replace_piece(state, spec, 1 - colour, victim, -1)
+    wall(state, spec, face)
+    wall(state, spec, victim)
+    state[F_CAPTURES] += 1
+    state[F_CUR] = face
+    state[F_PHASE] = PHASE_CHAIN
+    state[MID_TURN] = 1
+
+
+@njit(APPLY_SIG, cache=True)
+def apply(state, spec, action):  # type: ignore[no-untyped-def]
+    """Play ``action`` (it must be legal) for the seat to move."""
+    faces = spec[S_FACES]
+    colour = state[F_COLOUR]
+    state[PLY] += 1
+    if action == 9 * faces:  # pie: the second player takes over Red; the other seat plays Blue
+        state[F_SWAPPED] = 1
+        state[TO_MOVE] = colour ^ 1
+        return
+    if action >= 8 * faces:
+        face = action - 8 * faces
+        if state[BOARD + face] == FREE:
+            _rest(state, spec, colour, face)
+            return
+        size, _, _ = fill(state, spec, state[F_SLIDE], CIRCLE + 1 - colour, False, False)
+        wall_queue(state, spec, size)
+        _capture(state, spec, colour, face)
+        return
+    source = action >> 3
+    if state[F_PHASE] == PHASE_START:
+        state[F_ORIGIN] = source
+        state[F_CAPTURES] = 0
+        if spec[S_ORIGIN_JOINS]:
+            _lift(state, spec, source, colour)
+    target = spec[spec[S_KNIGHT] + action]
+    code = state[BOARD + target]
+    if code == FREE:
+        _rest(state, spec, colour, target)
+    elif code == SING:
+        state[F_SLIDE] = target
+        state[F_PHASE] = PHASE_SLIDE
+        state[MID_TURN] = 1
+    else:
+        _capture(state, spec, colour, target)

@@ -1,0 +1,152 @@
+"""Where everything lives in Möbiatus's spec and state vectors, and what the codes mean.
+
+Faces are numbered as in :mod:`boardlab.core.mobius` (``x · width + y`` in double-cover
+coordinates); both faces of a paper square always share one state, except that a capture chain
+marks single faces as *touched*.
+
+Spec vector (options and tables, built by ``face.Mobiatus.build_spec``)::
+
+    S_FACES S_SIDE_CAP (room for each colour's pieces: 2 · width)
+    S_PREF_FIRST  capture preference on the first hop (mandatory_capture: 0 off, 1 on, 2 maximal)
+    S_PREF_CHAIN  capture preference on later hops (2 with maximal, else 1 with must_continue_capturing)
+    S_ORIGIN_JOINS S_TURN_LIMIT (0: none) S_LIMIT_RESULT S_PIE
+    S_KNIGHT -> faces × 8 knight targets, S_ORTH -> faces × 4 orthogonal neighbours (-1: off the width)
+    S_OPP    -> the opposite of each face
+    S_LIST, S_MARK, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
+
+State vector, after the common header of ``boardlab.core.kernel``::
+
+    F_COLOUR    colour to move (0 Red, 1 Blue); the seat is colour XOR F_SWAPPED
+    F_SWAPPED   1 once the second player has taken over Red (first_player=pie)
+    F_TURNS     whole turns played (the move-pair limit counts these)
+    F_PHASE     what the mover owes: START (a piece and its knight target), SLIDE (where a slide
+                comes to rest), CHAIN (the next hop after a capture)
+    F_ORIGIN F_CUR F_SLIDE   the turn's origin, the capturer's face, the singular face landed on
+    F_CAPTURES  captures so far this turn
+    F_COUNT+c   pieces of colour c
+    F_STAMP F_CACHE_STAMP F_TOUCH_TOP F_EXIT_TOP   counters and stack tops of the scratch regions
+    F_FREE_COUNT  free faces
+    BOARD       one code per face: FREE, SING (singular), WALL (singular and touched by this
+                chain), DOT + colour (a piece), CIRCLE + colour (the opposite of a piece)
+    list        each colour's pieces (dot faces)
+    free set    the free faces, as a list and each one's place in it (F_FREE_COUNT of them)
+    groups      union-find over the singular faces between turns: parent, and at each root the
+                group's size, its free-face contacts and its circle contacts per colour (a contact
+                is an orthogonally adjacent pair of faces, so merging groups adds them up)
+    mark        flood-fill stamps; cache stamps and values (option values within one legal call)
+    queue       flood-fill queue; vals: option values for filtering
+    touched     (face, old code) pairs made WALL, a stack: a real chain's and the search's own
+    exits       capture exits (and, for a slide step, free exits) of groups being searched
+    frames      the capture-chain search's stack (no recursion: numba cannot cache it)
+
+The groups and the free set are kept up to date at the end of each turn (and built by
+``groups.rebuild``); they answer "may a knight move into this singularity come to rest?" without a flood
+fill, list a big group's exits from the few free faces, and let a capture's search refuse the group
+slid through by its root instead of walling it. Inside a turn (a capture chain's touched faces, or
+singular faces at lift-off with ``origin_joins_slide_group``) the groups differ, and flood fills
+are used instead.
+
+Everything after BOARD but the piece lists is scratch space or bookkeeping derived from the
+board; position text never includes it.
+"""
+
+from __future__ import annotations
+
+from boardlab.core.kernel import REASON_WIN
+
+S_FACES = 0
+S_SIDE_CAP = 1
+S_PREF_FIRST = 2
+S_PREF_CHAIN = 3
+S_ORIGIN_JOINS = 4
+S_TURN_LIMIT = 5
+S_LIMIT_RESULT = 6
+S_PIE = 7
+S_KNIGHT = 8
+S_ORTH = 9
+S_OPP = 10
+S_LIST = 11
+S_MARK = 12
+S_CACHE_MARK = 13
+S_CACHE_VAL = 14
+S_QUEUE = 15
+S_VALS = 16
+S_TOUCHED = 17
+S_EXITS = 18
+S_FRAMES = 19
+S_FREE_LIST = 20
+S_FREE_POS = 21
+S_PARENT = 22
+S_SIZE = 23
+S_FREE_CONTACTS = 24
+S_CIRCLE_CONTACTS = 25  # + colour · faces
+S_STATE_LEN = 26
+SPEC_HEADER = 28
+
+PREF_ANY = 0
+PREF_CAPTURE = 1
+PREF_MAXIMAL = 2
+
+LIMIT_DRAW = 0
+LIMIT_MORE_PIECES = 1
+
+F_COLOUR = 8
+F_SWAPPED = 9
+F_TURNS = 10
+F_PHASE = 11
+F_ORIGIN = 12
+F_CUR = 13
+F_SLIDE = 14
+F_CAPTURES = 15
+F_COUNT = 16  # + colour
+F_STAMP = 18
+F_CACHE_STAMP = 19
+F_TOUCH_TOP = 20
+F_EXIT_TOP = 21
+F_FREE_COUNT = 22
+BOARD = 24
+
+PHASE_START = 0
+PHASE_SLIDE = 1
+PHASE_CHAIN = 2
+
+PENDING = -1  # a singular face not yet joined to the groups (while rebuilding them)
+FREE = 0
+SING = 1
+WALL = 2
+DOT = 3  # + colour
+CIRCLE = 5  # + colour
+
+REASON_NO_PIECES = REASON_WIN
+REASON_NO_MOVES = 2
+REASON_LIMIT = 3
+
+# A frame of the capture-chain search: the capturer's face, the next knight step to try, the
+# group exits being tried (position, end, where the exit stack stood), the best completion so far,
+# and the touched-stack top before the capture (and before the group's walls).
+FR_CUR = 0
+FR_K = 1
+FR_EXIT_POS = 2
+FR_EXIT_END = 3
+FR_EXIT_BASE = 4
+FR_BEST = 5
+FR_ENTRY_TOP = 6
+FR_GROUP_TOP = 7
+FRAME = 8
+
+
+def layout(faces: int, side_cap: int) -> dict[int, int]:
+    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
+    options = max(faces, 8 * side_cap) + 1
+    depth = 2 * side_cap + 2
+    regions = {S_LIST: 2 * side_cap, S_FREE_LIST: faces, S_FREE_POS: faces, S_PARENT: faces, S_SIZE: faces,
+               S_FREE_CONTACTS: faces, S_CIRCLE_CONTACTS: 2 * faces, S_MARK: faces, S_CACHE_MARK: faces,
+               S_CACHE_VAL: faces, S_QUEUE: faces, S_VALS: options, S_TOUCHED: 2 * faces + 4,
+               S_EXITS: faces + depth * side_cap, S_FRAMES: FRAME * depth}
+    at = BOARD + faces
+    starts = {}
+    for field, length in regions.items():
+        starts[field] = at
+        at += length
+    starts[S_STATE_LEN] = at
+    return starts
