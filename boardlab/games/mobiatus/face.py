@@ -43,6 +43,7 @@ from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
 from boardlab.games.mobiatus import INFO, groups, layout
 from boardlab.games.mobiatus import kernel as k
+from boardlab.games.mobiatus.evaluation import evaluate
 
 COLOURS = ("Red", "Blue")
 LETTERS = "rb"
@@ -72,6 +73,8 @@ class Mobiatus(Game):
     info = INFO
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
+    evaluate_kernel = staticmethod(evaluate)
+    has_evaluation = True
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         if resolved["first_player"] == "random":
