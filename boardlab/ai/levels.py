@@ -23,7 +23,8 @@ from boardlab.errors import OptionError
 
 # From a beginner's opponent (little search, some randomness) to the strongest search that fits in
 # a few seconds a move. Budgets are iterations where possible, so strength does not depend on the
-# machine; level 5 is timed.
+# machine; level 5 is timed. Every level uses the game's own improvements over plain UCT (playouts
+# cut off and scored by its evaluation) where a match showed they win; ``uct`` is plain UCT.
 LEVELS: dict[int, SearchSettings] = {
     1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False),
     2: SearchSettings(iterations=1_000, temperature=0.25),
@@ -79,7 +80,7 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
     if kind.startswith("level") and kind[5:].isdigit() and int(kind[5:]) in LEVELS:
         base = LEVELS[int(kind[5:])]
     elif kind == "uct":
-        base = SearchSettings(iterations=5_000)
+        base = SearchSettings(iterations=5_000, cutoff=0)  # plain UCT: random playouts to the end
     else:
         raise OptionError(f"unknown agent {spec!r}; accepted: {', '.join(NAMES)}")
     if seconds is not None and "seconds=" not in rest:

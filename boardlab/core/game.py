@@ -99,9 +99,11 @@ class Game(ABC):
     info: ClassVar[GameInfo]
     legal_kernel: ClassVar[Callable[..., int]]
     apply_kernel: ClassVar[Callable[..., None]]
-    # A game with a heuristic evaluation (for search cut-offs) overrides this.
+    # A game with a heuristic evaluation (for search cut-offs) overrides these three; the cut-off
+    # is the playout length after which search agents trust the evaluation by default.
     evaluate_kernel: ClassVar[Callable[..., None]] = staticmethod(kernel.neutral_evaluation)
     has_evaluation: ClassVar[bool] = False
+    search_cutoff: ClassVar[int] = 0
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)

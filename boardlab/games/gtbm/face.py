@@ -58,6 +58,7 @@ class Gtbm(Game):
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
+    search_cutoff = 20
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size = int(resolved["size"])

@@ -79,6 +79,7 @@ class Horsmeier(Game):
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
+    search_cutoff = 20
 
     # -- board and tables -----------------------------------------------------------------------
 

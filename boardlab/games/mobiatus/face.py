@@ -75,6 +75,7 @@ class Mobiatus(Game):
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)
     has_evaluation = True
+    search_cutoff = 12
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         if resolved["first_player"] == "random":

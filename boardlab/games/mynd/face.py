@@ -101,6 +101,7 @@ class Mynd(Game):
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)
     has_evaluation = True
+    search_cutoff = 20
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         if "ply_cap" not in given:
