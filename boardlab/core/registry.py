@@ -2,11 +2,11 @@
 
 >>> import boardlab
 >>> [info.id for info in boardlab.games()]
-['ndengrod']
+['ndengrod', 'hmdg']
 >>> boardlab.load("chess")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod
+boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, hmdg
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from boardlab.errors import OptionError
 # id -> package. A game package exposes INFO (cheap) and game_class() (imports the kernels).
 _PACKAGES = {
     "ndengrod": "boardlab.games.ndengrod",
+    "hmdg": "boardlab.games.hmdg",
 }
 
 
