@@ -72,14 +72,6 @@ class View:
     def end_reason(self) -> str | None:
         return self._state.end_reason
 
-    def seat_label(self, seat: int) -> str:
-        """What the player in ``seat`` is called here (public in every game)."""
-        return self._state.seat_label(seat)
-
-    def describe(self) -> str:
-        """One line for people: whose turn it is, or how the game ended (public in every game)."""
-        return self._state.describe()
-
     @property
     def state(self) -> State:
         """The full state; only a game of perfect information hands it out."""

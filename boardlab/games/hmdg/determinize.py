@@ -440,61 +440,58 @@ class Sampler:
 
     def _match(self, required: dict[tuple[int, int], int], pinned: dict[int, int],
                rng: random.Random) -> History | None:
-        """A random matching of the required points to unknown placements and starting stones."""
+        """Who puts each required point down: a random matching of the required points to unknown
+        placements (in time) and starting stones, extended so that every unknown and every starting
+        stone still has a point of its own (augmenting paths never free a matched point, so the
+        required points stay covered). Returns the unknowns that cover required points, and every
+        starting stone; ``None`` if no such matching exists."""
         needs = dict(required)
         for index, point in pinned.items():
             unknown = self.unknowns[index]
             deadline = needs.pop((unknown.colour, point), None)
             if deadline is not None and (unknown.landed is None or unknown.landed >= deadline):
                 return None
+        if any(point in self.forbidden[c] for c, point in needs):
+            return None
+        taken = {(self.unknowns[i].colour, point) for i, point in pinned.items()}
         root = self.views[0].data
-        # slots: unknown placements not pinned, then one per starting hidden stone
-        slots: list[tuple[int, int]] = [(i, u.colour) for i, u in enumerate(self.unknowns)
-                                        if i not in pinned and u.landed is not None]
+        slots: list[tuple[int, int]] = [(i, u.colour) for i, u in enumerate(self.unknowns) if i not in pinned]
         for c, count in self.root_counts.items():
-            slots += [(-1, c)] * count
-        edges: dict[tuple[int, int], list[int]] = {}
-        for (c, point), deadline in needs.items():
-            if point in self.forbidden[c]:
-                return None
-            fits = []
-            for s, (index, colour) in enumerate(slots):
-                if colour != c:
-                    continue
-                if index < 0:
-                    if self._stones(root, c)[point] != k.REVEALED:
-                        fits.append(s)
-                    continue
+            slots += [(-1, c)] * count  # the starting hidden stones
+        options: dict[int, list[tuple[int, int]]] = {}
+        for slot, (index, c) in enumerate(slots):
+            if index < 0:
+                points = [p for p in range(self.cells) if self._stones(root, c)[p] != k.REVEALED
+                          and p not in self.forbidden[c]]
+            else:
                 unknown = self.unknowns[index]
-                if unknown.landed is not None and unknown.landed < deadline and self._could_place(unknown, point):
-                    fits.append(s)
+                points = [p for p in unknown.points if self._could_place(unknown, p) and (
+                    (c, p) not in needs or (unknown.landed is not None and unknown.landed < needs[(c, p)]))]
+            options[slot] = [(c, p) for p in points if (c, p) not in taken]
+            rng.shuffle(options[slot])
+        cover = Matching({need: [slot for slot in options if need in options[slot]] for need in needs})
+        for fits in cover.adj.values():
             rng.shuffle(fits)
-            edges[(c, point)] = fits
-        holder: dict[int, tuple[int, int]] = {}
-
-        def augment(need: tuple[int, int], seen: set[int]) -> bool:
-            for s in edges[need]:
-                if s in seen:
-                    continue
-                seen.add(s)
-                if s not in holder or augment(holder[s], seen):
-                    holder[s] = need
-                    return True
-            return False
-
-        order = list(edges)
-        rng.shuffle(order)
-        for need in order:
-            if not augment(need, set()):
+        if not cover.fill(rng):
+            return None
+        held = dict(cover.right)  # slot -> its point
+        if not self.game.options["allow_own_stack"]:  # else stones of one colour may share points
+            own = Matching(options)
+            for need, slot in cover.left.items():
+                own.left[slot], own.right[need] = need, slot
+            if not own.fill(rng):
                 return None
+            held = own.left
         assigned = dict(pinned)
         starting: dict[int, list[int]] = {c: [] for c in self.hidden_colours}
-        for s, (c, point) in holder.items():
-            index = slots[s][0]
+        for slot, (index, c) in enumerate(slots):
+            key = held.get(slot)
+            if key is None:
+                continue
             if index < 0:
-                starting[c].append(point)
-            else:
-                assigned[index] = point
+                starting[c].append(key[1])
+            elif key in needs:
+                assigned[index] = key[1]
         return assigned, starting
 
     # -- filling in -----------------------------------------------------------------------------
@@ -582,7 +579,7 @@ class Sampler:
             if stop > ply:
                 bad = replay_checked(data, self.spec, actions, ply, stop, self.expected, CHECKED)
                 if bad >= 0:
-                    return self._culprits(bad, data, actions, order[:position], choice, plan.pinned)
+                    return self._culprits(bad, data, actions, order[:position], domains)
             if position == len(order):
                 return None if self._final_fits(data) else set(range(position))
             index = order[position]
@@ -596,6 +593,10 @@ class Sampler:
                 budget[0] -= 1
                 if budget[0] < 0:
                     raise _OutOfSteps
+                if distinct and (unknown.colour, point) in own_points.gone:  # an earlier unknown took it
+                    conflicts |= {p for p in range(position) if choice[order[p]] == point
+                                  and self.unknowns[order[p]].colour == unknown.colour}
+                    continue
                 points = own_points
                 if index not in plan.pinned and distinct:
                     points = own_points.copy()
@@ -629,13 +630,14 @@ class Sampler:
             pass
         return None
 
-    def _culprits(self, bad: int, data: np.ndarray, actions: np.ndarray, decided: list[int], choice: dict[int, int],
-                  assigned: dict[int, int]) -> set[int]:
-        """The decided unknowns a failed ply depends on. Wrong five-announcements at a placement, or a
-        win where there was none (or none where there was one), are put down to that colour's stones
-        near its point, which unplanned unknowns may have put there; anything else (a wrong count of
-        hidden stones, an illegal move) may depend on every earlier choice. (A win may also need a
-        five far away: then this misses a way out, and the plan is replaced; nothing wrong is kept.)"""
+    def _culprits(self, bad: int, data: np.ndarray, actions: np.ndarray, decided: list[int],
+                  domains: dict[int, list[int]]) -> set[int]:
+        """The decided unknowns (by position) that a failed ply depends on. Wrong five-announcements at
+        a placement, or a win where there was none, come from that colour's stones near its point:
+        the unknown that made the placement, and the unplanned unknowns of that colour that could
+        have put a stone near it (there, or elsewhere). Anything else (a wrong count of hidden stones,
+        an illegal move) may depend on every earlier choice. (A win may also need a five far away:
+        then this misses a way out, and the plan is replaced; nothing inconsistent is ever kept.)"""
         before = self.views[bad].data
         expected = self.expected[bad]
         won_early = data[kernel.TO_MOVE] < 0 <= expected[0]  # the end also reveals stones: counts change
@@ -647,7 +649,8 @@ class Sampler:
         zone = self.zones[target]
         return {position for position, index in enumerate(decided)
                 if self.unknowns[index].commit == bad - 1 or (
-                    index not in assigned and self.unknowns[index].colour == colour and choice[index] in zone)}
+                    index in domains and self.unknowns[index].colour == colour
+                    and not zone.isdisjoint(domains[index]))}
 
     def _actions(self, choice: dict[int, int]) -> np.ndarray:
         actions = self.actions.copy()
