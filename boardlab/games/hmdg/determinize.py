@@ -49,7 +49,7 @@ CHECKED = np.array([kernel.TO_MOVE, kernel.END_REASON, k.F_LAST_OUTCOME, k.F_LAS
                     k.F_HIDDEN, k.F_HIDDEN + 1, k.F_FIVE_FLAG, k.F_FIVE_FLAG + 1], dtype=np.int64)
 FIVES_AND_END = (kernel.TO_MOVE, kernel.END_REASON, k.F_LAST_FIVES, k.F_FIVE_FLAG, k.F_FIVE_FLAG + 1)
 PLANS = 100  # plans tried before giving up
-STEPS_PER_PLAN = 600  # candidate points tried while filling in one plan depth-first
+STEPS_PER_PLAN = 4000  # candidate points tried while filling in one plan depth-first
 
 
 @njit(cache=True)
@@ -417,7 +417,12 @@ class Sampler:
 
     def _fives_fit(self, colour: int, target: int, present: list[int], known: np.ndarray, count: int,
                    ends_here: bool) -> bool:
-        """Whether the stones certainly there make exactly ``count`` new fives, and a win iff the game ends."""
+        """Whether the stones certainly there make exactly ``count`` new fives, and a win iff the game ends.
+
+        Only when overlines count: then more stones never mean fewer fives, so what the stones certainly
+        there already make is a lower bound. Otherwise a stone not counted here may break a five up."""
+        if not self.game.options["overline_counts"]:
+            return True
         data = np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
         stones = k.STONES + colour * self.cells
         data[stones: stones + self.cells] = known
@@ -540,11 +545,14 @@ class Sampler:
         occupied = self._stones(data, c) != k.EMPTY
         occupied[list(reserved[c] | self.known_targets[c])] = True
         filled = occupied[self.segment_points].sum(axis=1)
+        # Under allow_own_stack a point planned for a later stone, or targeted openly later, may take
+        # one now (the later stone stacks on it), but it would stand early: those come last.
+        later = reserved[c] | self.known_targets[c]
         scored = []
         for point in domain:
             segments = self.point_segments[point]
-            scored.append((int(filled[segments[segments >= 0]].max(initial=0)), rng.random(), point))
-        return [point for _, _, point in sorted(scored)]
+            scored.append((point in later, int(filled[segments[segments >= 0]].max(initial=0)), rng.random(), point))
+        return [point for *_, point in sorted(scored)]
 
     def _fill(self, plan: Plan, rng: random.Random) -> History | None:
         """Give the unplanned unknowns points in the order they happened, checking every move against
