@@ -304,7 +304,7 @@ class Sampler(Planner):
     # -- the sample -----------------------------------------------------------------------------
 
     def sample(self, rng: random.Random, mixing: int | None = None) -> State:
-        """A full state with the same view for this seat; ``mixing`` Metropolis steps (default: four per
+        """A full state with the same view for this seat; ``mixing`` Metropolis steps (default: eight per
         unknown) bring the draw close to uniform over the consistent histories."""
         for _ in range(PLANS):
             plan = self._plan(rng)
@@ -320,7 +320,7 @@ class Sampler(Planner):
             )
         choice, starting = filled
         slots = len(choice) + sum(len(points) for points in starting.values())
-        choice, starting = self._mix(choice, starting, 4 * slots if mixing is None else mixing, rng)
+        choice, starting = self._mix(choice, starting, 8 * slots if mixing is None else mixing, rng)
         return self._build(choice, starting)
 
     def _build(self, choice: dict[int, int], starting: dict[int, list[int]]) -> State:

@@ -544,20 +544,17 @@ class HiddenMoveDoubleGomoku(Game):
     def _set_commit(self, data: np.ndarray, text: str, colour: int) -> None:
         target = int(data[k.F_TARGET])
         if target < 0:
-            return self._fail(text, "an announced line needs the mover's target (target=e5)")
+            raise PositionError(f"{text!r}: an announced line needs the mover's target (target=e5)")
+        name = self._names[target]
         if target not in self.line_points(int(data[k.F_AXIS]), int(data[k.F_LINE])):
-            return self._fail(text, f"the target {self._names[target]} is not on the announced line")
+            raise PositionError(f"{text!r}: the target {name} is not on the announced line")
         cells = self.cells
         own = int(data[k.STONES + colour * cells + target])
         if data[k.STONES + (1 - colour) * cells + target] == k.REVEALED or own == k.REVEALED:
-            return self._fail(text, f"the target {self._names[target]} is closed")
+            raise PositionError(f"{text!r}: the target {name} is closed")
         if own == k.HIDDEN and not self.options["allow_own_stack"]:
-            return self._fail(text, f"the target {self._names[target]} already holds the mover's stone")
+            raise PositionError(f"{text!r}: the target {name} already holds the mover's stone")
         data[k.F_PHASE] = k.PH_RESPOND
-        return None
-
-    def _fail(self, text: str, why: str) -> None:
-        raise PositionError(f"{text!r}: {why}")
 
     def _check_lines(self, data: np.ndarray, text: str, end: int | None) -> None:
         if data[k.F_PHASE] < k.PH_COMMIT:
