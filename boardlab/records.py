@@ -18,11 +18,20 @@ True
 Traceback (most recent call last):
 ...
 boardlab.errors.RecordError: move 2 ('b2'): b2: b2 is occupied
+
+Under hidden information the referee's record above holds every secret. A record given to a player
+is made from that player's view instead (:meth:`GameRecord.from_view`): the moves as that seat knows
+them, marked with its ``perspective``. It does not replay (the secrets needed are not in it):
+
+>>> view_record = GameRecord.from_view(state.view(1), players=["ann", "bob"])
+>>> view_record.perspective, view_record.moves
+('seat 1', ['b2', 'a1'])
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,6 +40,7 @@ from typing import Any, cast
 from boardlab.core.options import OptionValue
 from boardlab.core.registry import load as load_game
 from boardlab.core.state import State
+from boardlab.core.view import View
 from boardlab.errors import BoardlabError, RecordError
 
 FORMAT = "boardlab-record/1"
@@ -49,6 +59,11 @@ class GameRecord:
     ``start`` is the position text the game began from, if not the standard start. ``termination``
     is ``"rules"`` when the rules ended the game (the result must then match the replay), or how it
     ended otherwise (``"resignation"``, ``"abandoned"``…), in which case ``result`` stands as given.
+
+    ``perspective`` is ``None`` for the referee's full record, which replays. A record made from a
+    view says whose: ``"seat 0"``, ``"seat 1"``… or ``"spectator"``; its moves are as that seat knew
+    them (another player's secret shown only in its public form), and ``start`` is that seat's view
+    of the first position. It is a player's private record, and cannot be replayed.
     """
 
     game: str
@@ -63,6 +78,7 @@ class GameRecord:
     started: str | None = None
     finished: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    perspective: str | None = None
 
     @classmethod
     def from_state(
@@ -92,8 +108,44 @@ class GameRecord:
             tags=dict(tags or {}),
         )
 
+    @classmethod
+    def from_view(
+        cls,
+        view: View,
+        players: list[str] | None = None,
+        seed: int | None = None,
+        started: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> GameRecord:
+        """The record that ``view``'s seat may keep: its view of the moves, from its first position."""
+        game = view.game
+        root = view
+        while root.previous is not None:
+            root = root.previous
+        standard = root.to_text() == game.new_game().view(view.seat).to_text()
+        return cls(
+            game=game.id,
+            rules_version=game.rules_version,
+            options=dict(game.options),
+            players=list(players) if players else [game.seat_name(s) for s in range(game.num_seats)],
+            moves=[move.text for move in view.history()],
+            result=list(view.result) if view.result is not None else None,
+            termination=RULES_TERMINATION if view.is_over else None,
+            start=None if standard else root.to_text(),
+            seed=seed,
+            started=started,
+            finished=now() if view.is_over else None,
+            tags=dict(tags or {}),
+            perspective=perspective_name(view.seat),
+        )
+
     def replay(self) -> State:
         """Play the record's moves and return the final state; :class:`RecordError` if they fail."""
+        if self.perspective is not None:
+            raise RecordError(
+                f"this is {self.perspective}'s record of the game, holding only what that seat knew; "
+                f"it cannot be replayed (replay the referee's full record)"
+            )
         try:
             game = load_game(self.game, **cast(dict[str, Any], self.options))
         except BoardlabError as error:
@@ -131,7 +183,15 @@ class GameRecord:
             raise RecordError(f"the moves end the game ({state.describe()}) but the record has no result")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": FORMAT, **asdict(self)}
+        data = {"format": FORMAT, **asdict(self)}
+        if self.perspective is None:
+            del data["perspective"]  # the referee's record: the same fields as before views existed
+        return data
+
+
+def perspective_name(seat: int | None) -> str:
+    """How a record names the seat it was made for: ``"seat 0"``…, or ``"spectator"`` for ``None``."""
+    return "spectator" if seat is None else f"seat {seat}"
 
 
 _FIELDS = {
@@ -155,7 +215,11 @@ def from_dict(data: Any) -> GameRecord:
     if extra:
         raise RecordError(f"unknown record field {extra[0]!r}; accepted: {', '.join(sorted(known))}")
     record = GameRecord(**{name: value for name, value in data.items() if name != "format"})
-    record.replay()
+    if record.perspective is None:
+        record.replay()
+    elif not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
+        raise RecordError(f"the record's perspective {record.perspective!r} is not accepted; accepted: "
+                          f"'seat 0', 'seat 1', … or 'spectator' (or none, for the referee's full record)")
     return record
 
 

@@ -208,7 +208,7 @@ class MCTSAgent(Agent):
         """Information-set MCTS: one tree over many determinisations, each drawn from the view alone."""
         game = view.game
         assert view.seat is not None
-        rng = np.random.default_rng(self._rng.randrange(2**63))
+        rng = random.Random(self._rng.randrange(2**63))
         sample = game.determinize(view, rng)
         tree = self._tree_for(sample, replace(settings, reuse_tree=False))
         params = self._params(game, view.seat, settings, infoset=True)

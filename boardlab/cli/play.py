@@ -5,11 +5,17 @@ inputs. An illegal or malformed entry is explained and asked again; the game is 
 typo: ``undo`` takes moves back, ``save FILE`` (or ``--save FILE``, after every move) keeps it.
 Where a turn takes several steps (a capture chain), typing its beginning lists the possible next
 steps and asks for each in turn.
+
+Under hidden information (HMDG) the board is always drawn as the seat at the keyboard may see it.
+When two people share the keyboard, the screen is cleared and the next player asked to take it
+before their secrets are shown; ``undo`` is off (taking a move back after seeing what it revealed
+would be cheating). A saved record is the referee's: it holds every secret, so that it can resume.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 from collections.abc import Callable
 
@@ -31,6 +37,7 @@ Commands:
   moves       list the legal moves
   hint        the computer's three best moves for you, with its estimates
   board       show the board again
+  log         the moves so far, as you know them
   undo        take back your last move (and the computer's reply)
   save FILE   write the game record to FILE (JSON; `boardlab replay FILE` shows it)
   help        this list
@@ -62,6 +69,9 @@ class PlaySession:
         self.started = started or records.now()
         self.hinter: MCTSAgent | None = None
         self.saved: State | None = None
+        self.at_keyboard: int | None = None
+        on_terminal = write is None and sys.stdout.isatty()
+        self.clear_text = "\033[H\033[2J\033[3J" if on_terminal else "\n" * 40
 
     def run(self) -> int:
         self.show()
@@ -73,6 +83,8 @@ class PlaySession:
                 self.autosave()
                 self.show()
                 continue
+            if not self.hand_over(seat):
+                return self.leave()
             prompt = "game over> " if seat is None else f"{self.state.seat_label(seat)}> "
             try:
                 line = self.read(prompt).strip()
@@ -98,6 +110,8 @@ class PlaySession:
             self.hint()
         elif command == "board":
             self.show()
+        elif command == "log":
+            self.show_log()
         elif command == "undo":
             self.undo()
         elif command == "save":
@@ -238,6 +252,10 @@ class PlaySession:
         self.write(textwrap.fill(moves, width=78) if moves else "No legal moves: the game is over.")
 
     def undo(self) -> None:
+        if self.hides_information():
+            self.write("undo is off in games with hidden information: a move taken back after seeing what it "
+                       "revealed would be cheating.")
+            return
         state = self.state
         undone = False
         while state.previous is not None:
@@ -277,13 +295,54 @@ class PlaySession:
 
     def show(self) -> None:
         state = self.state
+        view = state.view(self.viewing_seat())
         self.write("")
-        self.write(str(state.view(self.viewer)))
-        if state.last_move is not None and state.previous is not None:
+        self.write(str(view))
+        last = view.last_move
+        if last is not None and state.previous is not None:
             mover = state.previous.to_move
             who = state.previous.seat_label(mover) if mover is not None else "?"
-            self.write(f"Last move: {who} {state.last_move}")
+            self.write(f"Last move: {who} {last}")
         self.write(state.describe())
+
+    def show_log(self) -> None:
+        view = self.state.view(self.viewing_seat())
+        entries = []
+        state: State | None = self.state
+        while state is not None and state.previous is not None:
+            entries.append(state.previous.seat_label(state.previous.to_move or 0))
+            state = state.previous
+        labels = entries[::-1]
+        lines = [f"{ply:>4}. {label} {move}" for ply, (label, move) in enumerate(zip(labels, view.history(),
+                                                                                      strict=True), start=1)]
+        self.write("\n".join(lines) if lines else "No moves yet.")
+
+    # -- hidden information: whose eyes the screen is for ---------------------------------------
+
+    def hides_information(self) -> bool:
+        return not self.state.game.info.perfect_information
+
+    def viewing_seat(self) -> int | None:
+        """The seat the board is drawn for: the one person playing, else (hidden information) the
+        seat at the keyboard, else a spectator's view of everything public."""
+        if self.viewer is not None:
+            return self.viewer
+        return self.at_keyboard if self.hides_information() else None
+
+    def hand_over(self, seat: int | None) -> bool:
+        """When another person is to take the keyboard in a hidden-information game, clear the screen
+        and wait until they have it, then show the board as they may see it. ``False``: input ended."""
+        if seat is None or self.viewer is not None or not self.hides_information() or seat == self.at_keyboard:
+            return True
+        self.write(self.clear_text)
+        try:
+            self.read(f"Pass the keyboard to {self.state.seat_label(seat)} (seat {seat}) and press Enter ")
+        except EOFError:
+            self.write("")
+            return False
+        self.at_keyboard = seat
+        self.show()
+        return True
 
     def leave(self) -> int:
         if self.save_path:

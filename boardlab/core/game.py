@@ -21,6 +21,7 @@ records, search) is generic and calls the kernels.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,8 +31,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.move import Move
 from boardlab.core.options import Option, OptionValue, resolve_options
-from boardlab.errors import OptionError
+from boardlab.errors import BoardlabError, OptionError
 
 if TYPE_CHECKING:
     from boardlab.core.state import State
@@ -229,13 +231,35 @@ class Game(ABC):
         """Raw per-seat scores where the game counts points (Mynd's territory); else ``None``."""
         return None
 
-    def determinize(self, view: View, rng: np.random.Generator) -> State:
-        """A full state consistent with everything ``view`` shows, for search over hidden information.
-
-        Under perfect information the view hides nothing, so this is the view's own state.
-        """
-        return view.state
-
     def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
-        """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything."""
+        """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything.
+
+        A game with hidden information returns a copy with what ``seat`` may not know erased (and
+        whatever is derived from it recomputed), so that two positions ``seat`` cannot tell apart
+        give equal vectors.
+        """
         return data
+
+    # -- hidden information (the defaults are right for perfect information) -------------------
+
+    def public_move(self, data: np.ndarray, path: tuple[int, ...], seat: int | None) -> Move:
+        """The move ``path``, played from ``data``, as ``seat`` (``None``: a spectator) knows it.
+
+        Views, per-seat records and the terminal show moves through this. The default is the move
+        itself. A game that hides part of a move returns the text the seat may read (HMDG shows
+        another player's commit ``e5/row`` as ``row e``) and an empty path wherever the path would
+        give the secret away.
+        """
+        return Move(self.action_text(data, path), path)
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        """A full state that ``view``'s seat cannot tell from the real one, drawn with ``rng``.
+
+        For search under hidden information (information-set MCTS): the sample has the same view for
+        that seat as the real state (same observation, same history as the seat knows it), and is
+        drawn as close to uniformly over the consistent hidden placements as the game can manage.
+        Perfect information: the view's own state.
+        """
+        if self.info.perfect_information:
+            return view.state
+        raise BoardlabError(f"{self.id} has hidden information but does not implement determinize")

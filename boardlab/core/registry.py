@@ -2,11 +2,11 @@
 
 >>> import boardlab
 >>> [info.id for info in boardlab.games()]
-['ndengrod', 'gtbm', 'horsmeier', 'mynd', 'mobiatus']
+['ndengrod', 'gtbm', 'horsmeier', 'mynd', 'mobiatus', 'hmdg']
 >>> boardlab.load("chess")
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier, mynd, mobiatus
+boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, horsmeier, mynd, mobiatus, hmdg
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ _PACKAGES = {
     "horsmeier": "boardlab.games.horsmeier",
     "mynd": "boardlab.games.mynd",
     "mobiatus": "boardlab.games.mobiatus",
+    "hmdg": "boardlab.games.hmdg",
 }
 
 

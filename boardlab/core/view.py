@@ -1,9 +1,11 @@
 """Per-seat views: the one place where what a player may know is decided.
 
 Everything that leaves the engine for a player, a spectator, an agent or a log is made from a
-:class:`View` of ``(state, seat)``: its text diagram, its position text, its legal moves. The
-observation vector comes from the game's :meth:`~boardlab.Game.observe`; for a game of perfect
-information that is the whole position, and the view also hands out the full :attr:`View.state`.
+:class:`View` of ``(state, seat)``: its text diagram, its position text, its legal moves, the moves
+so far as that seat knows them, a per-seat record. The observation vector comes from the game's
+:meth:`~boardlab.Game.observe`; the moves come through :meth:`~boardlab.Game.public_move`. For a game
+of perfect information the observation is the whole position, every move is public, and the view
+also hands out the full :attr:`View.state`.
 
 >>> import boardlab
 >>> state = boardlab.load("ndengrod", size=3, length=3).new_game().play("b2")
@@ -12,11 +14,16 @@ information that is the whole position, and the view also hands out the full :at
 (1, 1, ['a1', 'a2', 'a3'])
 >>> view.to_text() == state.to_text()
 True
+>>> [str(m) for m in view.history()], view.last_move
+(['b2'], Move('b2', (4,)))
+
+Under hidden information (HMDG) a view never hands out the state, and other seats' secret moves
+appear only in their public form.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,6 +57,10 @@ class View:
         return self._state.to_move
 
     @property
+    def ply(self) -> int:
+        return self._state.ply
+
+    @property
     def is_over(self) -> bool:
         return self._state.is_over
 
@@ -58,8 +69,8 @@ class View:
         return self._state.result
 
     @property
-    def last_move(self) -> Move | None:
-        return self._state.last_move
+    def end_reason(self) -> str | None:
+        return self._state.end_reason
 
     @property
     def state(self) -> State:
@@ -68,18 +79,62 @@ class View:
             raise BoardlabError(f"{self.game.id} has hidden information: a view does not show the state")
         return self._state
 
+    # -- the moves as this seat knows them ------------------------------------------------------
+
+    @property
+    def previous(self) -> View | None:
+        """This seat's view of the position before the last move (``None`` at the first position)."""
+        before = self._state.previous
+        return None if before is None else View(before, self.seat)
+
+    @property
+    def last_move(self) -> Move | None:
+        """The last move as this seat knows it (under perfect information: the move itself)."""
+        before, move = self._state.previous, self._state.last_move
+        if before is None or move is None:
+            return move
+        return self.game.public_move(before.data, move.path, self.seat)
+
+    def history(self) -> list[Move]:
+        """Every move from the first position to here, as this seat knows them: its private record."""
+        moves: list[Move] = []
+        state = self._state
+        while state.previous is not None and state.last_move is not None:
+            moves.append(self.game.public_move(state.previous.data, state.last_move.path, self.seat))
+            state = state.previous
+        return moves[::-1]
+
     def legal_moves(self) -> list[Move]:
         """This seat's legal moves if it owes the next decision, else none."""
         if self.seat is None or self.seat != self.to_move:
             return []
         return self._state.legal_moves()
 
+    # -- text -----------------------------------------------------------------------------------
+
     def to_text(self) -> str:
         """The observation in position notation (the full position under perfect information)."""
         return self.game.position_text(self.data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data: what a client (a web page, a remote agent) is sent."""
+        return {
+            "game": self.game.id,
+            "options": dict(self.game.options),
+            "seat": self.seat,
+            "to_move": self.to_move,
+            "ply": self.ply,
+            "position": self.to_text(),
+            "history": [move.text for move in self.history()],
+            "legal_moves": [move.text for move in self.legal_moves()],
+            "result": list(self.result) if self.result is not None else None,
+            "end_reason": self.end_reason,
+        }
 
     def __str__(self) -> str:
         return self.game.render(self)
 
     def __repr__(self) -> str:
+        if not self.game.info.perfect_information:
+            return f"<View of {self.game!r} for seat {self.seat!r} at ply {self.ply}>"
         return f"{self._state!r}.view({self.seat!r})"

@@ -51,7 +51,14 @@ GAMES: list[tuple[str, str, dict, int, str | None, list[str]]] = [
     ("mobiatus-origin-joins", "mobiatus", {"origin_joins_slide_group": True, "blue_offset": 27}, 10, None, []),
     ("mobiatus-limit", "mobiatus", {"length": 40, "width": 6, "blue_offset": 30, "move_pair_limit": 30,
                                     "limit_result": "more_pieces_wins"}, 11, None, []),
+    ("hmdg-default", "hmdg", {}, 7, None, ["b9", "x", "c4/row", "none", "c4/col", "reveal c4"]),
+    ("hmdg-fixed-partner", "hmdg", {"setup": "fixed", "reveal_stack_partner": True}, 8, None, []),
+    ("hmdg-earlier-version", "hmdg", {"lines_needed": 1, "reveal_at_end": "all"}, 9, None, []),
+    ("hmdg-small-first-five", "hmdg", {"size": 5, "line_length": 3, "announce": "first_five_only"}, 10, None, []),
 ]
+
+# Games above whose per-seat records (each seat's, and a spectator's) are kept in views/ as well.
+VIEWS = ["hmdg-default", "hmdg-fixed-partner"]
 
 
 def play(game_id: str, options: dict, seed: int, start: str | None, opening: list[str]) -> boardlab.State:
@@ -75,6 +82,25 @@ def main() -> None:
         record.finished = None  # keep the files byte-identical between runs
         records.dump(record, HERE / f"{name}.json")
         print(f"{name}: {len(record.moves)} moves, {final.describe()}")
+        if name in VIEWS:
+            for seat in [*range(final.game.num_seats), None]:
+                view_record = view_record_of(final, seat, seed)
+                records.dump(view_record, HERE / "views" / f"{name}.{view_file_suffix(seat)}.json")
+
+
+def view_file_suffix(seat: int | None) -> str:
+    return "spectator" if seat is None else f"seat{seat}"
+
+
+def view_record_of(final: boardlab.State, seat: int | None, seed: int) -> records.GameRecord:
+    """The record that ``seat`` keeps of the game that ended in ``final`` (its view), without dates."""
+    view = final.view(seat)
+    record = records.GameRecord.from_view(
+        view, players=["random", "random"], seed=seed,
+        tags={"final_view": view.to_text(), "end_reason": str(final.end_reason)},
+    )
+    record.finished = None
+    return record
 
 
 if __name__ == "__main__":

@@ -1,0 +1,87 @@
+"""Hidden Move Double Gomoku, by teucer and Levitating Potato (2008): gomoku with hidden moves.
+
+Source: seed ``002`` (the SF0 task completion "Public Surface", 23 March 2008); every ambiguity is
+discussed under its ID in ``rules-notes.md`` §4, and ``docs/rules/hmdg.md`` states the rules as
+implemented. The only game here with hidden information: boardlab is the referee that keeps each
+player's stones secret and runs the reveal protocol.
+
+Rules (defaults are the seed's, as read in the notes):
+
+- Two players, x and o, on a ``size`` × ``size`` grid (9: rows A–H and J, columns 1–9).
+- Setup (H7): player A places one x, in public; player B then chooses to be x or o. x keeps that
+  stone; o moves first. (``setup=fixed``: the x sits on the centre, seat 0 is o and moves first.)
+- A turn (H1): the mover secretly commits a target point and announces its row or its column. The
+  responder may reveal any of their hidden stones on that line (or none). If none are revealed, the
+  mover's stone lands on the target, hidden. Otherwise the target is revealed too: the move fails if
+  a revealed stone stands on it, else the stone lands there, revealed. Revealed points are closed.
+- Targets (H2): any point that is not closed and holds none of the mover's stones; a point holding
+  a hidden enemy stone is fine, and then both stones stand there (H3, stacking).
+- Win (H5): two lines of ``line_length`` (5) of one's stones, hidden or not, in any of the four
+  directions, sharing at most ``max_shared`` (1) points: six in a row does not win, nine does.
+- A placement that forms a new five is announced, without its place (H6).
+- Added rules (H8): a mover without a legal target passes; two passes in a row draw.
+
+Notation: points are a row letter and a column number (``e5``). Moves: the setup stone ``e5``; a
+side ``x`` or ``o``; a commit ``e5/row`` or ``e5/col``; a response ``none`` or ``reveal e3 e7``;
+``pass``. Other seats see a commit only as ``row e`` or ``col 5``.
+"""
+
+from __future__ import annotations
+
+from boardlab.core.game import Game, GameInfo, Variant
+from boardlab.core.options import Option
+
+INFO = GameInfo(
+    id="hmdg",
+    name="Hidden Move Double Gomoku",
+    designer="teucer and Levitating Potato",
+    year=2008,
+    players=(2,),
+    rules_version="1",
+    summary="Gomoku with secret moves: announce a row or column, the opponent may reveal stones to block.",
+    source="seed 002: SF0 task completion 'Public Surface', 23 Mar 2008",
+    perfect_information=False,
+    options=(
+        Option("size", 9, "points along each side of the square grid (rows a–h, j, k…; columns 1, 2…)",
+               minimum=3, maximum=12),
+        Option("line_length", 5, "stones in a row that make a five", minimum=2, maximum=12, ambiguity="H5"),
+        Option("lines_needed", 2, "fives needed to win (1: the designers' earlier version)", minimum=1,
+               maximum=3, ambiguity="H5"),
+        Option("max_shared", 1, "the most points two winning fives may share", minimum=0, maximum=11,
+               ambiguity="H5"),
+        Option("overline_counts", True,
+               "true: every run of line_length inside a longer line is a five (nine in a row holds two "
+               "sharing one point); false: only a run of exactly line_length is", ambiguity="H5"),
+        Option("announce", "every_new_segment", "which new fives are announced (publicly, without place)",
+               choices=("every_new_segment", "first_five_only", "none"), ambiguity="H6",
+               choice_help={"every_new_segment": "every placement that forms new fives announces how many",
+                            "first_five_only": "only each player's first five is announced",
+                            "none": "fives are never announced"}),
+        Option("reveal_at_end", "winner", "whose hidden stones are revealed when the game ends (added rule)",
+               choices=("winner", "all"), ambiguity="H6", added=True,
+               choice_help={"winner": "the winner's, to verify the win (a draw reveals nothing)",
+                            "all": "everybody's, whatever the ending"}),
+        Option("setup", "pie", "how the game starts", choices=("pie", "fixed"), ambiguity="H7",
+               choice_help={"pie": "seat 0 places an x anywhere; seat 1 then chooses x or o; o moves first",
+                            "fixed": "an x stands on the centre; seat 1 is x, seat 0 is o and moves first"}),
+        Option("allow_own_stack", False, "a player may target a point holding their own hidden stone "
+               "(a wasted move)", ambiguity="H2"),
+        Option("reveal_stack_partner", False, "revealing a stone also reveals the other player's hidden "
+               "stone on the same point", ambiguity="H3"),
+        Option("no_target", "pass", "what a mover without a legal target does (added rule)",
+               choices=("pass", "draw"), ambiguity="H8", added=True,
+               choice_help={"pass": "they pass; two passes in a row draw",
+                            "draw": "the game ends at once in a draw"}),
+    ),
+    variants=(
+        Variant("earlier_version", {"lines_needed": 1},
+                "the designers' earlier version: one five wins (\"this version was of lower quality\")"),
+    ),
+    end_reasons={1: "lines", 2: "passes", 3: "no target"},
+)
+
+
+def game_class() -> type[Game]:
+    from boardlab.games.hmdg.face import HiddenMoveDoubleGomoku
+
+    return HiddenMoveDoubleGomoku

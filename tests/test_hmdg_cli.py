@@ -1,0 +1,79 @@
+"""Terminal play of HMDG: against the computer, and two people handing over one keyboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab import records
+from boardlab.ai import RandomAgent
+from boardlab.cli.main import main
+from boardlab.cli.play import PlaySession
+from tests.test_cli import Script
+
+POINTS = [f"{row}{col}" for row in "abcdefghj" for col in range(1, 10)]
+
+
+def two_people(lines: list[str], **options: object) -> tuple[PlaySession, Script]:
+    script = Script(lines)
+    state = boardlab.load("hmdg", **options).new_game()
+    return PlaySession(state, {0, 1}, {}, ["ann", "bob"], read=script.read, write=script.write), script
+
+
+def boards_seen_by(script: Script, label: str) -> list[str]:
+    """Every board drawn while the player called ``label`` had the keyboard."""
+    shown, holder = [], None
+    for text in script.output:
+        if text.startswith("Pass the keyboard to "):
+            holder = text.split()[4]
+        elif "  A " in text and holder == label:
+            shown.append(text)
+    return shown
+
+
+def test_a_game_against_the_computer_plays_to_the_end() -> None:
+    script = Script(["e5"] + [line for point in POINTS for line in (f"{point}/row", "none", "pass")] * 4)
+    state = boardlab.load("hmdg").new_game()
+    session = PlaySession(state, {0}, {1: RandomAgent(seed=3)}, ["me", "random"], read=script.read,
+                          write=script.write)
+    assert session.run() == 0
+    assert session.state.is_over
+    assert "Game over:" in script.text
+    assert "Pass the keyboard" not in script.text  # one person: nothing to hide from anybody
+
+
+def test_two_people_hand_over_the_keyboard_and_never_see_each_others_hidden_stones() -> None:
+    session, script = two_people(["", "e5", "", "x", "", "c4/row", "", "none", "c4/col", "", "none", "quit"])
+    session.run()
+    text = script.text
+    assert text.count("Pass the keyboard to") == 5
+    assert "Pass the keyboard to B (seat 1) and press Enter" in text
+    assert "Pass the keyboard to o (seat 0) and press Enter" in text
+    assert "\n" * 40 in text  # the screen is cleared before each hand-over
+    # o (seat 0) landed a hidden stone on c4; then x (seat 1), not knowing, stacked its own there.
+    rows_c = {label: [line for board in boards_seen_by(script, label) for line in board.splitlines()
+                      if line.startswith("  C ")] for label in ("x", "o")}
+    assert len(rows_c["x"]) >= 2 and all(set(line[4:].split()) <= {".", "*"} for line in rows_c["x"])
+    assert rows_c["o"][-1] == "  C   .  .  .  o  .  .  .  .  ."
+    assert "Last move: x col 4" in text  # o sees x's commit only as its line
+    assert session.state.to_text().split()[0].split("/")[2] == "3(xo)5"
+
+
+def test_undo_is_off_and_log_shows_the_seats_own_record() -> None:
+    session, script = two_people(["", "e5", "", "x", "", "c4/row", "", "none", "log", "undo", "quit"])
+    session.run()
+    assert "undo is off in games with hidden information" in script.text
+    assert "   1. A e5\n   2. B x\n   3. o row c\n   4. x none: placed hidden" in script.text
+    assert session.state.ply == 4
+
+
+def test_play_command_saves_the_referees_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    lines = iter(["e5", "help", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "hmdg", "--seed", "2", "--save", str(path)]) == 0
+    record = records.load(path)
+    assert record.moves[0] == "e5" and record.perspective is None
+    assert record.replay().ply == len(record.moves)
