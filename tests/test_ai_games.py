@@ -1,0 +1,106 @@
+"""Search across the games: information-set search that cannot cheat, and several players."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab.ai import make_agent
+from boardlab.ai.mcts import MCTSAgent, SearchSettings
+
+
+def hmdg_positions(count: int) -> list[boardlab.State]:
+    """Mid-game HMDG positions, reached by random play, with a commit owed by the seat to move."""
+    game = boardlab.load("hmdg")
+    found = []
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_game()
+        stop = rng.randrange(8, 40)
+        while not state.is_over and state.ply < stop:
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over and "/" in state.legal_moves()[0].text:
+            found.append(state)
+        if len(found) == count:
+            break
+    return found
+
+
+def resampled(state: boardlab.State, seat: int) -> boardlab.State | None:
+    """A different true state that ``seat`` cannot tell from ``state`` (its view is the same)."""
+    for draw in range(30):
+        other = state.game.determinize(state.view(seat), random.Random(draw))
+        if other.to_text() != state.to_text():
+            assert other.view(seat).to_text() == state.view(seat).to_text()
+            return other
+    return None
+
+
+def summary(analysis: object) -> list[tuple[str, int]]:
+    return [(c.move.text, c.visits) for c in analysis.candidates]  # type: ignore[attr-defined]
+
+
+def test_information_set_search_cannot_read_the_hidden_stones() -> None:
+    """The choice depends on the view alone: resampling the opponent's hidden stones changes nothing."""
+    compared = 0
+    cheater_differs = 0
+    for state in hmdg_positions(6):
+        seat = state.to_move
+        assert seat is not None
+        other = resampled(state, seat)
+        if other is None:
+            continue
+        compared += 1
+        budget = SearchSettings(iterations=1500)
+        honest = [summary(MCTSAgent(budget, seed=11).analyse(s.view(seat))) for s in (state, other)]
+        assert honest[0] == honest[1]
+        # A search that reads the true state (what the agent must not do) tells them apart.
+        cheats = [summary(MCTSAgent(budget, seed=11)._search_state(s, budget)) for s in (state, other)]
+        cheater_differs += cheats[0] != cheats[1]
+    assert compared >= 4
+    assert cheater_differs >= 1  # so the test would catch an agent that looked
+
+
+def test_information_set_search_plays_a_whole_game_against_random() -> None:
+    game = boardlab.load("hmdg")
+    agents = {0: make_agent("level2", seed=1), 1: make_agent("random", seed=2)}
+    state = game.new_game()
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state = state.play(agents[seat].choose(state.view(seat)))
+    assert state.result is not None
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("paranoid", [False, True])
+def test_multi_player_search_plays_every_seat(players: int, paranoid: bool) -> None:
+    game = boardlab.load("mynd", players=players, size=7)
+    state = game.new_game()
+    agent = MCTSAgent(SearchSettings(iterations=400, paranoid=paranoid), seed=players)
+    for _ in range(2 * players):
+        seat = state.to_move
+        assert seat is not None
+        analysis = agent.analyse(state.view(seat))
+        assert analysis.candidates and all(c.value is None or 0.0 <= c.value <= 1.0 for c in analysis.candidates)
+        state = state.play(analysis.best)
+    assert state.ply == 2 * players
+
+
+def test_paranoid_selection_makes_every_other_seat_minimise_the_root_seats_reward() -> None:
+    """Max-n: a seat chooses by its own mean reward. Paranoid: by the root seat's loss."""
+    from boardlab.ai import mcts_kernel as mk
+
+    stats = np.zeros((1, mk.STAT_FIELDS))
+    stats[0, mk.VISITS] = 10.0
+    stats[0, mk.VALUE + 0] = 6.0  # the root seat's reward: 0.6
+    stats[0, mk.VALUE + 1] = 9.0  # seat 1's own: 0.9
+    params = np.zeros(mk.PARAM_FIELDS)
+    params[mk.P_ROOT_SEAT] = 0
+    assert mk._seat_value(stats, 0, 1, params) == pytest.approx(0.9)
+    params[mk.P_PARANOID] = 1.0
+    assert mk._seat_value(stats, 0, 1, params) == pytest.approx(0.4)
+    assert mk._seat_value(stats, 0, 0, params) == pytest.approx(0.6)  # the root seat still maximises
