@@ -274,9 +274,9 @@ def test_horsmeier_evaluation_favours_the_colour_further_ahead() -> None:
 def test_a_cutoff_applies_only_to_games_with_an_evaluation() -> None:
     agent = MCTSAgent(SearchSettings(iterations=10, cutoff=8))
     default = SearchSettings(iterations=10)  # cutoff -1: the game's own
-    assert MCTSAgent(default)._params(boardlab.load("gtbm"), 0, default, infoset=False)[mk.P_CUTOFF] == 20
+    assert MCTSAgent(default)._params(boardlab.load("horsmeier"), 0, default, infoset=False)[mk.P_CUTOFF] == 20
     plain = make_agent("uct").settings  # type: ignore[attr-defined]
-    assert MCTSAgent(plain)._params(boardlab.load("gtbm"), 0, plain, infoset=False)[mk.P_CUTOFF] == 0
+    assert MCTSAgent(plain)._params(boardlab.load("horsmeier"), 0, plain, infoset=False)[mk.P_CUTOFF] == 0
     assert agent._params(boardlab.load("gtbm"), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 8
     assert agent._params(ndengrod(), 0, agent.settings, infoset=False)[mk.P_CUTOFF] == 0
 

@@ -58,7 +58,7 @@ class Gtbm(Game):
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
-    search_cutoff = 20
+    search_cutoff = 0  # measured: the cut-off drew all 20 games against plain UCT, so it is not the default
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size = int(resolved["size"])
