@@ -76,6 +76,37 @@ def random_playout(legal, apply, state, spec, out):  # type: ignore[no-untyped-d
     return plies
 
 
+def place_regions(start: int, lengths: dict[int, int], total_field: int) -> dict[int, int]:
+    """Lay a game's state regions end to end from ``start``.
+
+    ``lengths`` maps each region's spec field to its length, in order; the result maps each field to
+    where its region starts, and ``total_field`` to the state's whole length.
+
+    >>> place_regions(16, {20: 5, 21: 3}, 22)
+    {20: 16, 21: 21, 22: 24}
+    """
+    starts = {}
+    at = start
+    for field, length in lengths.items():
+        starts[field] = at
+        at += length
+    starts[total_field] = at
+    return starts
+
+
+@njit(cache=True)
+def finish_two_seats(state, winner, reason):  # type: ignore[no-untyped-def]
+    """End a two-seat game: seat ``winner`` wins (``-1``: a draw) for ``reason``."""
+    state[TO_MOVE] = -1
+    state[MID_TURN] = 0
+    state[END_REASON] = reason
+    for seat in range(2):
+        if winner < 0:
+            state[SCORE + seat] = 1
+        else:
+            state[SCORE + seat] = 2 if seat == winner else 0
+
+
 @njit(EVALUATE_SIG, cache=True)
 def neutral_evaluation(state, spec, values):  # type: ignore[no-untyped-def]
     """The evaluation of a game that has none: every seat's chances are even."""

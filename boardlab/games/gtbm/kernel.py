@@ -35,7 +35,8 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, END_REASON, EVALUATE_SIG, LEGAL_SIG, PLY, SCORE, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE
+from boardlab.core.kernel import finish_two_seats as finish
 
 S_SIZE = 0
 S_CELLS = 1
@@ -242,18 +243,6 @@ def start_history(state, spec):  # type: ignore[no-untyped-def]
     for side in range(2):
         state[F_LOW + side] = state[F_ADV + side]
         state[F_HIGH + side] = state[F_ADV + side]
-
-
-@njit(cache=True)
-def finish(state, winner, reason):  # type: ignore[no-untyped-def]
-    """End the game: ``winner`` (a seat) wins (``-1``: a draw) for ``reason``."""
-    state[TO_MOVE] = -1
-    state[END_REASON] = reason
-    for seat in range(2):
-        if winner < 0:
-            state[SCORE + seat] = 1
-        else:
-            state[SCORE + seat] = 2 if seat == winner else 0
 
 
 @njit(APPLY_SIG, cache=True)

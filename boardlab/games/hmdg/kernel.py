@@ -44,13 +44,12 @@ from numba import njit
 
 from boardlab.core.kernel import (
     APPLY_SIG,
-    END_REASON,
     LEGAL_SIG,
     MID_TURN,
     PLY,
     REASON_WIN,
-    SCORE,
     TO_MOVE,
+    finish_two_seats,
 )
 
 S_SIZE = 0
@@ -271,17 +270,10 @@ def _reveal_all(state, spec, colour):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def finish(state, spec, winner_colour, reason):  # type: ignore[no-untyped-def]
     """End the game: ``winner_colour`` wins (``-1``: a draw); reveal what the rules reveal (H6)."""
-    state[TO_MOVE] = -1
-    state[MID_TURN] = 0
-    state[END_REASON] = reason
     for colour in range(2):
         if spec[S_END_REVEAL] == END_REVEAL_ALL or colour == winner_colour:
             _reveal_all(state, spec, colour)
-    for seat in range(2):
-        if winner_colour < 0:
-            state[SCORE + seat] = 1
-        else:
-            state[SCORE + seat] = 2 if seat == seat_of(state, winner_colour) else 0
+    finish_two_seats(state, -1 if winner_colour < 0 else seat_of(state, winner_colour), reason)
 
 
 @njit(cache=True)

@@ -41,7 +41,7 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, END_REASON, EVALUATE_SIG, LEGAL_SIG, PLY, SCORE, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -299,14 +299,7 @@ def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def finish(state, spec, winner_colour, reason):  # type: ignore[no-untyped-def]
     """End the game: ``winner_colour`` wins (``-1``: a draw) for ``reason``."""
-    state[TO_MOVE] = -1
-    state[END_REASON] = reason
-    winner = -1 if winner_colour < 0 else winner_colour ^ spec[S_FIRST]
-    for seat in range(2):
-        if winner < 0:
-            state[SCORE + seat] = 1
-        else:
-            state[SCORE + seat] = 2 if seat == winner else 0
+    finish_two_seats(state, -1 if winner_colour < 0 else winner_colour ^ spec[S_FIRST], reason)
 
 
 @njit(APPLY_SIG, cache=True)

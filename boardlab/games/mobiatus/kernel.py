@@ -21,13 +21,12 @@ from numba import njit
 
 from boardlab.core.kernel import (
     APPLY_SIG,
-    END_REASON,
     LEGAL_SIG,
     MID_TURN,
     PLY,
-    SCORE,
     TO_MOVE,
 )
+from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.games.mobiatus.groups import (
     fill,
     find,
@@ -264,19 +263,6 @@ def _replace_piece(state, spec, colour, old, new):  # type: ignore[no-untyped-de
 def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
     """Whether ``colour`` has a legal turn (its first step) in this position, between turns."""
     return _start_options(state, spec, state, spec[S_VALS], colour, PREF_ANY, True) > 0
-
-
-@njit(cache=True)
-def finish(state, winner_seat, reason):  # type: ignore[no-untyped-def]
-    """End the game: ``winner_seat`` wins (``-1``: a draw) for ``reason``."""
-    state[TO_MOVE] = -1
-    state[MID_TURN] = 0
-    state[END_REASON] = reason
-    for seat in range(2):
-        if winner_seat < 0:
-            state[SCORE + seat] = 1
-        else:
-            state[SCORE + seat] = 2 if seat == winner_seat else 0
 
 
 @njit(cache=True)

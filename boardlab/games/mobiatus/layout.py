@@ -52,7 +52,7 @@ board; position text never includes it.
 
 from __future__ import annotations
 
-from boardlab.core.kernel import REASON_WIN
+from boardlab.core.kernel import REASON_WIN, place_regions
 
 S_FACES = 0
 S_SIDE_CAP = 1
@@ -143,10 +143,4 @@ def layout(faces: int, side_cap: int) -> dict[int, int]:
                S_FREE_CONTACTS: faces, S_CIRCLE_CONTACTS: 2 * faces, S_MARK: faces, S_CACHE_MARK: faces,
                S_CACHE_VAL: faces, S_QUEUE: faces, S_VALS: options, S_TOUCHED: 2 * faces + 4,
                S_EXITS: faces + depth * side_cap, S_FRAMES: FRAME * depth}
-    at = BOARD + faces
-    starts = {}
-    for field, length in regions.items():
-        starts[field] = at
-        at += length
-    starts[S_STATE_LEN] = at
-    return starts
+    return place_regions(BOARD + faces, regions, S_STATE_LEN)

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from boardlab.core.kernel import place_regions
+
 S_SIZE = 0
 S_CELLS = 1
 S_PLAYERS = 2
@@ -144,13 +146,7 @@ def layout(size: int, players: int, table: int, counts: bool, ply_cap: int) -> d
                S_FILTER: FILTER_WORDS, S_SINCE: ply_cap + 1, S_USED: ply_cap + 2, S_USED_MOMENT: ply_cap + 2,
                S_LABEL: cells, S_QUEUE: cells, S_COMP: cells, S_CLAIM: cells, S_BEST: cells, S_TRUNK: cells,
                S_CANDIDATES: 5 * cells + 1}
-    at = BOARD + cells
-    starts = {}
-    for field, length in regions.items():
-        starts[field] = at
-        at += length
-    starts[S_STATE_LEN] = at
-    return starts
+    return place_regions(BOARD + cells, regions, S_STATE_LEN)
 
 
 # -- small helpers every kernel module uses -------------------------------------------------------

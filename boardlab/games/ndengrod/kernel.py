@@ -36,15 +36,15 @@ from numba import njit, types
 
 from boardlab.core.kernel import (
     APPLY_SIG,
-    END_REASON,
     LEGAL_SIG,
     PLY,
     REASON_WIN,
-    SCORE,
     SPEC,
     STATE,
     TO_MOVE,
+    place_regions,
 )
+from boardlab.core.kernel import finish_two_seats as finish
 
 S_CELLS = 0
 S_LENGTH = 1
@@ -95,13 +95,7 @@ def layout(cells: int, ply_cap: int) -> dict[int, int]:
     """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
     regions = {S_OPEN: cells, S_EMPTY_LIST: cells, S_EMPTY_POS: cells, S_RISKY_LIST: cells,
                S_RISKY_POS: cells, S_HIST: ply_cap + 1, S_SCRATCH: cells}
-    at = BOARD + cells
-    starts = {}
-    for field, length in regions.items():
-        starts[field] = at
-        at += length
-    starts[S_STATE_LEN] = at
-    return starts
+    return place_regions(BOARD + cells, regions, S_STATE_LEN)
 
 
 @njit(cache=True)
@@ -283,18 +277,6 @@ def _repeats(state, spec, times):  # type: ignore[no-untyped-def]
             if seen >= times:
                 return True
     return False
-
-
-@njit(cache=True)
-def finish(state, winner_seat, reason):  # type: ignore[no-untyped-def]
-    """End the game: ``winner_seat`` wins (``-1``: a draw) for ``reason``."""
-    state[TO_MOVE] = -1
-    state[END_REASON] = reason
-    for seat in range(2):
-        if winner_seat < 0:
-            state[SCORE + seat] = 1
-        else:
-            state[SCORE + seat] = 2 if seat == winner_seat else 0
 
 
 @njit(APPLY_SIG, cache=True)
