@@ -104,3 +104,60 @@ def test_paranoid_selection_makes_every_other_seat_minimise_the_root_seats_rewar
     params[mk.P_PARANOID] = 1.0
     assert mk._seat_value(stats, 0, 1, params) == pytest.approx(0.4)
     assert mk._seat_value(stats, 0, 0, params) == pytest.approx(0.6)  # the root seat still maximises
+
+
+# -- alpha-beta (GTBM's search at every level: it beat plain UCT where MCTS improvements drew) ----
+
+
+def minimax(state: boardlab.State, depth: int, seat: int) -> float:
+    """Plain minimax over the game's evaluation, from ``seat``'s side: the reference for alpha-beta."""
+    if state.is_over:
+        assert state.result is not None
+        return state.result[seat]
+    if depth == 0:
+        values = np.zeros(4)
+        state.game.evaluate_kernel(state.data.copy(), state.game.spec, values)
+        return float(values[seat])
+    children = [minimax(state.play(m), depth - 1, seat) for m in state.legal_moves()]
+    return max(children) if state.to_move == seat else min(children)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_alpha_beta_finds_the_minimax_value(depth: int) -> None:
+    from boardlab.ai import alphabeta_kernel as ab
+
+    game = boardlab.load("gtbm", size=6)
+    # From random play: Black can take a piece, but from depth 2 White takes one back, so a search
+    # that forgot the opponent (0.67) or assumed the worst of every move (0.33 or less) would differ.
+    state = game.from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
+    actions = np.array([m.path[0] for m in state.legal_moves()], np.int64)
+    values = np.zeros(len(actions))
+    nodes = ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
+                      depth, actions, values, 10**7)
+    assert nodes > 0
+    assert max(values) == pytest.approx(minimax(state, depth, 0))
+    assert max(values) == pytest.approx(0.668 if depth == 1 else 0.5, abs=0.001)
+
+
+def test_alpha_beta_takes_a_free_piece() -> None:
+    state = boardlab.load("gtbm").from_text("W7/8/8/8/8/2BW4/8/7B b 10 0")
+    agent = make_agent("alphabeta:seconds=0.2", seed=1)
+    assert agent.choose(state.view(0)).text == "c3-d4xd3"
+
+
+def test_the_gtbm_levels_search_with_alpha_beta_and_uct_stays_plain() -> None:
+    state = boardlab.load("gtbm").new_game()
+    level3 = make_agent("level3", seed=1)
+    level3.choose(state.view(0))
+    assert level3.depth_reached == 4 and level3.iterations_done == 0  # type: ignore[attr-defined]
+    uct = make_agent("uct:iterations=300", seed=1)
+    uct.choose(state.view(0))
+    assert uct.iterations_done == 300 and uct.depth_reached == 0  # type: ignore[attr-defined]
+
+
+def test_alpha_beta_refuses_games_it_cannot_search() -> None:
+    from boardlab.ai.alphabeta import AlphaBetaAgent
+
+    state = boardlab.load("ndengrod").new_game()
+    with pytest.raises(boardlab.BoardlabError, match=r"alpha-beta needs a two-seat game .* with an evaluation"):
+        AlphaBetaAgent(seconds=0.1).choose(state.view(0))

@@ -23,17 +23,18 @@ from boardlab.errors import OptionError
 
 # From a beginner's opponent (little search, some randomness) to the strongest search that fits in
 # a few seconds a move. Budgets are iterations where possible, so strength does not depend on the
-# machine; level 5 is timed. Every level uses the game's own improvements over plain UCT (playouts
-# cut off and scored by its evaluation) where a match showed they win; ``uct`` is plain UCT.
+# machine; level 5 is timed. Every level uses the game's own improvements over plain UCT where a
+# match showed they win: playouts cut off and scored by its evaluation, or, for GTBM, alpha-beta on
+# the evaluation instead of MCTS (``depth`` bounds it at the lower levels). ``uct`` is plain UCT.
 LEVELS: dict[int, SearchSettings] = {
-    1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False),
-    2: SearchSettings(iterations=1_000, temperature=0.25),
-    3: SearchSettings(iterations=5_000),
+    1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False, depth=1),
+    2: SearchSettings(iterations=1_000, temperature=0.25, depth=2),
+    3: SearchSettings(iterations=5_000, depth=4),
     4: SearchSettings(iterations=40_000, seconds=2.0),
     5: SearchSettings(seconds=4.0),
 }
 DEFAULT_LEVEL = 3
-NAMES = ("random", *(f"level{n}" for n in LEVELS), "uct")
+NAMES = ("random", *(f"level{n}" for n in LEVELS), "uct", "alphabeta")
 
 
 def _parse_settings(text: str, base: SearchSettings) -> SearchSettings:
@@ -77,12 +78,26 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
         if rest:
             raise OptionError("the random agent takes no settings")
         return RandomAgent(seed=seed)
+    if kind == "alphabeta":
+        return _alphabeta(rest, seed, seconds, spec.strip())
     if kind.startswith("level") and kind[5:].isdigit() and int(kind[5:]) in LEVELS:
         base = LEVELS[int(kind[5:])]
     elif kind == "uct":
-        base = SearchSettings(iterations=5_000, cutoff=0)  # plain UCT: random playouts to the end
+        base = SearchSettings(iterations=5_000, cutoff=0, algorithm="mcts")  # plain UCT: random playouts
     else:
         raise OptionError(f"unknown agent {spec!r}; accepted: {', '.join(NAMES)}")
     if seconds is not None and "seconds=" not in rest:
         base = replace(base, seconds=seconds, iterations=None)
     return MCTSAgent(_parse_settings(rest, base), seed=seed, name=spec.strip())
+
+
+def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) -> Agent:
+    from boardlab.ai.alphabeta import AlphaBetaAgent
+
+    settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key not in settings:
+            raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…")
+        settings[key] = _convert(key, value, "float" if key == "seconds" else "int")
+    return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name)

@@ -53,6 +53,10 @@ class SearchSettings:
     # Playout plies before the game's evaluation scores the position: 0 plays every playout out,
     # -1 takes the game's own default (its measured improvement over plain UCT, where it has one).
     cutoff: int = -1
+    # "auto": the game's own choice of search (alpha-beta for GTBM, where it measurably wins);
+    # "mcts": always MCTS. ``depth`` bounds alpha-beta (0: as deep as the time allows).
+    algorithm: str = "auto"
+    depth: int = 0
 
     def budget(self) -> str:
         parts = []
@@ -139,6 +143,7 @@ class MCTSAgent(Agent):
         self.progress: Progress | None = None
         self.iterations_done = 0
         self.seconds_used = 0.0
+        self.depth_reached = 0
 
     # -- the Agent interface ------------------------------------------------------------------
 
@@ -157,9 +162,24 @@ class MCTSAgent(Agent):
         if view.seat is None or view.seat != view.to_move:
             raise IllegalMove(f"seat {view.seat} has no decision to make here")
         self._seed_kernels()
+        if settings.algorithm == "auto" and view.game.search_algorithm == "alphabeta":
+            return self._alphabeta(view, settings)
         if view.game.info.perfect_information:
             return self._search_state(view.state, settings)
         return self._search_information_set(view, settings)
+
+    def _alphabeta(self, view: View, settings: SearchSettings) -> Analysis:
+        """The same budget spent on alpha-beta: ``depth`` plies at most, ``seconds`` (or 10 s) at most."""
+        from boardlab.ai.alphabeta import AlphaBetaAgent
+
+        searcher = AlphaBetaAgent(seconds=settings.seconds or 10.0, max_depth=settings.depth or 32,
+                                  seed=self._rng.randrange(2**31))
+        began = time.perf_counter()
+        analysis = searcher.analyse(view)
+        self.iterations_done = 0
+        self.seconds_used = time.perf_counter() - began
+        self.depth_reached = searcher.depth_reached
+        return analysis
 
     # -- searching ----------------------------------------------------------------------------
 
@@ -330,6 +350,9 @@ class MCTSAgent(Agent):
         candidates = analysis.candidates
         if self.settings.temperature <= 0 or len(candidates) == 1:
             return candidates[0].move
+        if not any(c.visits for c in candidates):  # alpha-beta: weigh by value instead of visits
+            weights = [max(c.value or 0.0, 1e-3) ** (1.0 / self.settings.temperature) for c in candidates]
+            return self._rng.choices([c.move for c in candidates], weights=weights)[0]
         weights = [max(c.visits, 1) ** (1.0 / self.settings.temperature) for c in candidates]
         return self._rng.choices([c.move for c in candidates], weights=weights)[0]
 

@@ -106,6 +106,8 @@ class Game(ABC):
     evaluate_kernel: ClassVar[Callable[..., None]] = staticmethod(kernel.neutral_evaluation)
     has_evaluation: ClassVar[bool] = False
     search_cutoff: ClassVar[int] = 0
+    # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
+    search_algorithm: ClassVar[str] = "mcts"
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)

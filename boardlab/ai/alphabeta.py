@@ -1,0 +1,106 @@
+"""An alpha-beta agent: iterative deepening on a game's evaluation, for two-seat games that have one.
+
+>>> import boardlab
+>>> from boardlab.ai.alphabeta import AlphaBetaAgent
+>>> state = boardlab.load("gtbm", size=4).new_game()
+>>> AlphaBetaAgent(seconds=0.05).choose(state.view(0)) in state.legal_moves()
+True
+
+The search itself is :mod:`boardlab.ai.alphabeta_kernel`; this module deepens it one ply at a time
+until the budget is spent, trying the previous depth's best moves first, and turns a chain of
+actions into a whole :class:`Move`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from boardlab.ai import alphabeta_kernel as ab
+from boardlab.ai.base import Agent, Analysis, Candidate
+from boardlab.core import kernel
+from boardlab.core.game import Game
+from boardlab.core.move import Move
+from boardlab.core.view import View
+from boardlab.errors import BoardlabError, IllegalMove
+
+
+class AlphaBetaAgent(Agent):
+    """Minimax with alpha-beta pruning, deepening until ``seconds`` are spent (or ``max_depth``)."""
+
+    def __init__(self, seconds: float = 1.0, max_depth: int = 32, seed: int | None = None,
+                 name: str = "alphabeta") -> None:
+        if seconds <= 0:
+            raise BoardlabError("an alpha-beta agent needs a positive time budget")
+        self.seconds = seconds
+        self.max_depth = min(max_depth, ab.MAX_DEPTH)
+        self.name = name
+        self._rng = random.Random(seed)
+        self.depth_reached = 0
+
+    def choose(self, view: View) -> Move:
+        moves = view.legal_moves()
+        if not moves:
+            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        if len(moves) == 1:
+            return moves[0]
+        return self.analyse(view).best
+
+    def analyse(self, view: View) -> Analysis:
+        game = view.game
+        if not game.has_evaluation or game.num_seats != 2 or not game.info.perfect_information:
+            raise BoardlabError(f"alpha-beta needs a two-seat game of perfect information with an evaluation; "
+                                f"{game.id} is not one")
+        if view.seat is None or view.seat != view.to_move:
+            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        state = view.state
+        deadline = time.perf_counter() + self.seconds
+        data = state.data.copy()
+        path: list[int] = []
+        first: list[tuple[int, float]] = []
+        while True:
+            ranked = self._deepen(game, data, deadline)
+            if not path:
+                first = ranked
+            action = ranked[0][0]
+            path.append(action)
+            game.apply_kernel(data, game.spec, action)
+            if not (data[kernel.MID_TURN] and data[kernel.TO_MOVE] == state.to_move):
+                break
+        by_path = {move.path: move for move in state.legal_moves()}
+        best = by_path[tuple(path)]
+        candidates = [Candidate(best, 0, first[0][1])]
+        for action, value in first[1:]:
+            move = next((m for p, m in by_path.items() if p[0] == action and m != best), None)
+            if move is not None and all(c.move != move for c in candidates):
+                candidates.append(Candidate(move, 0, value))
+        return Analysis(tuple(candidates), (best,))
+
+    def _deepen(self, game: Game, data: np.ndarray, deadline: float) -> list[tuple[int, float]]:
+        """Root actions with values from the deepest search that finished in time, best first."""
+        out = np.empty(kernel.MAX_ACTIONS, np.int64)
+        count = game.legal_kernel(data.copy(), game.spec, out)
+        actions = [int(a) for a in out[:count]]
+        self._rng.shuffle(actions)  # equal moves are chosen at random, not by board order
+        ranked = [(a, 0.5) for a in actions]
+        rate = 200_000.0  # nodes a second, until measured
+        for depth in range(1, self.max_depth + 1):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            order = np.array([a for a, _ in ranked], np.int64)
+            values = np.zeros(len(order), np.float64)
+            began = time.perf_counter()
+            nodes = int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
+                                  depth, order, values, max(1000, int(rate * left))))
+            spent = max(time.perf_counter() - began, 1e-6)
+            if nodes < 0:
+                break
+            rate = max(rate, nodes / spent)
+            ranked = sorted(zip(order.tolist(), values.tolist(), strict=True), key=lambda item: -item[1])
+            self.depth_reached = depth
+            if ranked[0][1] >= 1.0 or all(v <= 0.0 for _, v in ranked):
+                break  # the result is decided: deeper search cannot change the choice
+        return ranked

@@ -1,0 +1,110 @@
+"""Depth-limited alpha-beta in numba, generic over a game's ``legal``/``apply``/``evaluate`` kernels.
+
+Minimax from the root seat's point of view: a node where the root seat decides maximises, any other
+minimises, so turns of several steps need no special case. Leaves are scored by the game's
+``evaluate`` (the root seat's chances, in [0, 1]); finished games by their result. The search runs
+without recursion (numba cannot cache recursive functions), on an explicit stack of frames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from boardlab.core.kernel import (
+    APPLY_FN,
+    EVALUATE_FN,
+    LEGAL_FN,
+    MAX_ACTIONS,
+    MAX_SEATS,
+    SCORE,
+    SPEC,
+    STATE,
+    TO_MOVE,
+)
+
+MAX_DEPTH = 64
+INFINITY = 1e9
+
+
+@njit(cache=True)
+def _report(level, value, alpha, beta, best, maximise, values, index):  # type: ignore[no-untyped-def]
+    """A child of the node at ``level`` is worth ``value``: update the node's best and window."""
+    if level == 0:
+        values[index[0] - 1] = value
+    if maximise[level]:
+        if value > best[level]:
+            best[level] = value
+        if value > alpha[level]:
+            alpha[level] = value
+    else:
+        if value < best[level]:
+            best[level] = value
+        if value < beta[level]:
+            beta[level] = value
+
+
+@njit(
+    types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, types.int64, types.int64[::1], types.float64[::1],
+                types.int64),
+    cache=True,
+)
+def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit):  # type: ignore[no-untyped-def]
+    """Search ``depth`` plies below ``root``; write each root action's value into ``values``.
+
+    ``order`` lists the root actions to try, best guess first (its length is the number of root
+    actions). Returns the nodes visited, or -1 if ``node_limit`` was reached first (the values are
+    then incomplete). A root action cut off by pruning gets a bound, not its exact value; the best
+    one's value is exact.
+    """
+    seat = root[TO_MOVE]
+    length = root.shape[0]
+    states = np.empty((depth + 1, length), np.int64)
+    moves = np.empty((depth + 1, MAX_ACTIONS), np.int64)
+    count = np.zeros(depth + 1, np.int64)
+    index = np.zeros(depth + 1, np.int64)
+    alpha = np.zeros(depth + 1, np.float64)
+    beta = np.zeros(depth + 1, np.float64)
+    best = np.zeros(depth + 1, np.float64)
+    maximise = np.zeros(depth + 1, np.bool_)
+    chances = np.zeros(MAX_SEATS, np.float64)
+    states[0, :] = root
+    count[0] = order.shape[0]
+    for i in range(count[0]):
+        moves[0, i] = order[i]
+    alpha[0], beta[0] = -INFINITY, INFINITY
+    maximise[0] = True
+    best[0] = -INFINITY
+    nodes = 1
+    level = 0
+    while True:
+        if index[level] < count[level] and alpha[level] < beta[level]:
+            action = moves[level, index[level]]
+            index[level] += 1
+            child = level + 1
+            states[child, :] = states[level, :]
+            apply(states[child], spec, action)
+            nodes += 1
+            if nodes > node_limit:
+                return -1
+            state = states[child]
+            if state[TO_MOVE] < 0 or child == depth:
+                if state[TO_MOVE] < 0:
+                    value = state[SCORE + seat] / 2.0
+                else:
+                    evaluate(state, spec, chances)
+                    value = chances[seat]
+                _report(level, value, alpha, beta, best, maximise, values, index)
+                continue
+            level = child
+            count[level] = legal(state, spec, moves[level])
+            index[level] = 0
+            alpha[level], beta[level] = alpha[level - 1], beta[level - 1]
+            maximise[level] = state[TO_MOVE] == seat
+            best[level] = -INFINITY if maximise[level] else INFINITY
+            continue
+        if level == 0:
+            return nodes
+        value = best[level]
+        level -= 1
+        _report(level, value, alpha, beta, best, maximise, values, index)
