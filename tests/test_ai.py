@@ -134,7 +134,7 @@ def test_levels_grow_from_a_little_random_search_to_a_timed_one() -> None:
 @pytest.mark.parametrize("spec, message", [
     ("level0", "unknown agent 'level0'"),
     ("alphazero", "unknown agent 'alphazero'; accepted: random, level1"),
-    ("uct:depth=3", "agent setting 'depth=3': accepted: iterations=…"),
+    ("uct:width=3", "agent setting 'width=3': accepted: iterations=…"),
     ("uct:seconds=fast", "seconds='fast' is not a valid"),
     ("random:seconds=1", "takes no settings"),
 ])
