@@ -98,8 +98,9 @@ def mcts_bench(
 
     game = load(game_id, variant=variant, **(options or {}))
     view = game.new_game().view(0)
-    MCTSAgent(SearchSettings(iterations=200, solver=False), seed=seed).analyse(view)
-    agent = MCTSAgent(SearchSettings(seconds=seconds, solver=False, reuse_tree=False), seed=seed)
+    plain = {"solver": False, "cutoff": 0, "algorithm": "mcts"}  # UCT, random playouts to the end
+    MCTSAgent(SearchSettings(iterations=200, **plain), seed=seed).analyse(view)  # type: ignore[arg-type]
+    agent = MCTSAgent(SearchSettings(seconds=seconds, reuse_tree=False, **plain), seed=seed)  # type: ignore[arg-type]
     analysis = agent.analyse(view)
     best = analysis.candidates[0]
     return {

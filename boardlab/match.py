@@ -24,6 +24,7 @@ from typing import Any
 from boardlab import records
 from boardlab.ai.levels import make_agent
 from boardlab.core.registry import load
+from boardlab.errors import BoardlabError
 
 
 @dataclass(frozen=True)
@@ -54,24 +55,19 @@ class MatchResult:
     score_interval: tuple[float, float] = (0.0, 1.0)
     elo: float = 0.0
     elo_interval: tuple[float, float] = (-math.inf, math.inf)
-    scores: list[float] = field(default_factory=list, repr=False)
-
     def add(self, outcome: GameOutcome) -> None:
-        self.scores.append(outcome.score_a)
         self.games += 1
         self.wins += outcome.score_a == 1.0
         self.losses += outcome.score_a == 0.0
         self.draws = self.games - self.wins - self.losses
         self.mean_plies += (outcome.plies - self.mean_plies) / self.games
-        self.score = sum(self.scores) / self.games
+        self.score = (self.wins + self.draws / 2) / self.games
         self.score_interval = wilson(self.score, self.games)
         self.elo = elo(self.score, self.games)
         self.elo_interval = (elo(self.score_interval[0], self.games), elo(self.score_interval[1], self.games))
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        data.pop("scores")
-        return data
+        return asdict(self)
 
     def summary(self) -> str:
         lo, hi = self.score_interval
@@ -140,20 +136,26 @@ def run_match(
     on_game: Callable[[MatchResult, GameOutcome], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between two agent specs and tally them (in parallel over the cores)."""
-    game = load(game_id, **options)  # checks the game and options before any worker starts
-    make_agent(agent_a)
-    make_agent(agent_b)
+    game = load(game_id, **options)  # checks the game, options and agents before any worker starts
+    make_agent(agent_a).check(game)
+    make_agent(agent_b).check(game)
     result = MatchResult(game.id, dict(game.options), agent_a, agent_b)
     folder = Path(save_dir) if save_dir else None
     if folder:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BoardlabError(f"cannot keep the records in {folder}: {error.strerror}") from None
     jobs = [(game.id, dict(game.options), agent_a, agent_b, i, seed + i, seconds) for i in range(games)]
 
     def finish(outcome: GameOutcome) -> None:
         result.add(outcome)
         if folder:
             record = records.from_dict(outcome.record)
-            records.dump(record, folder / f"game-{outcome.index + 1:04d}.json")
+            try:
+                records.dump(record, folder / f"game-{outcome.index + 1:04d}.json")
+            except OSError as error:
+                raise BoardlabError(f"cannot write a record into {folder}: {error.strerror}") from None
         if on_game:
             on_game(result, outcome)
 

@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
+from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
 from boardlab.core.registry import load as load_game
 from boardlab.core.state import State
@@ -90,23 +91,9 @@ class GameRecord:
         tags: dict[str, str] | None = None,
     ) -> GameRecord:
         """The record of the moves that led to ``state`` (from its root position)."""
-        game = state.game
         root = state.root
-        standard = root == game.new_game()
-        return cls(
-            game=game.id,
-            rules_version=game.rules_version,
-            options=dict(game.options),
-            players=list(players) if players else [game.seat_name(s) for s in range(game.num_seats)],
-            moves=[move.text for move in state.history()],
-            result=list(state.result) if state.result is not None else None,
-            termination=RULES_TERMINATION if state.is_over else None,
-            start=None if standard else root.to_text(),
-            seed=seed,
-            started=started,
-            finished=now() if state.is_over else None,
-            tags=dict(tags or {}),
-        )
+        return cls._made(state.game, players, seed, started, tags, moves=[m.text for m in state.history()],
+                         result=state.result, start=None if root == state.game.new_game() else root.to_text())
 
     @classmethod
     def from_view(
@@ -123,20 +110,31 @@ class GameRecord:
         while root.previous is not None:
             root = root.previous
         standard = root.to_text() == game.new_game().view(view.seat).to_text()
+        record = cls._made(game, players, seed, started, tags, moves=[m.text for m in view.history()],
+                           result=view.result, start=None if standard else root.to_text())
+        record.perspective = perspective_name(view.seat)
+        return record
+
+    @classmethod
+    def _made(cls, game: Game, players: list[str] | None, seed: int | None, started: str | None,
+              tags: dict[str, str] | None, moves: list[str], result: tuple[float, ...] | None,
+              start: str | None) -> GameRecord:
+        if players is not None and len(players) != game.num_seats:
+            raise RecordError(f"{len(players)} players named; {game.id} with these options has {game.num_seats} seats")
+        over = result is not None
         return cls(
             game=game.id,
             rules_version=game.rules_version,
             options=dict(game.options),
             players=list(players) if players else [game.seat_name(s) for s in range(game.num_seats)],
-            moves=[move.text for move in view.history()],
-            result=list(view.result) if view.result is not None else None,
-            termination=RULES_TERMINATION if view.is_over else None,
-            start=None if standard else root.to_text(),
+            moves=moves,
+            result=list(result) if result is not None else None,
+            termination=RULES_TERMINATION if over else None,
+            start=start,
             seed=seed,
             started=started,
-            finished=now() if view.is_over else None,
+            finished=now() if over else None,
             tags=dict(tags or {}),
-            perspective=perspective_name(view.seat),
         )
 
     def replay(self) -> State:
@@ -210,6 +208,22 @@ def from_dict(data: Any) -> GameRecord:
             raise RecordError(f"the record's {name!r} is missing or not a {kind.__name__}")
     if not all(isinstance(move, str) for move in data["moves"]):
         raise RecordError("the record's moves must all be strings in the game's notation")
+    if not all(isinstance(player, str) for player in data["players"]):
+        raise RecordError("the record's players must all be names (strings)")
+    for name in ("termination", "start", "started", "finished", "perspective"):
+        if data.get(name) is not None and not isinstance(data[name], str):
+            raise RecordError(f"the record's {name!r} must be a string or null")
+    if data.get("seed") is not None and (not isinstance(data["seed"], int) or isinstance(data["seed"], bool)):
+        raise RecordError("the record's 'seed' must be an integer or null")
+    tags = data.get("tags", {})
+    if not isinstance(tags, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items()):
+        raise RecordError("the record's 'tags' must map names to strings")
+    result = data.get("result")
+    if result is not None and not (
+        isinstance(result, list) and all(type(x) in (int, float) and x in (0, 0.5, 1) for x in result)
+    ):
+        raise RecordError(f"the record's result {result!r} is not accepted; accepted: a list of 0, 0.5 or 1 "
+                          f"per seat, or null while the game is unfinished")
     known = {name for name in GameRecord.__dataclass_fields__}
     extra = sorted(set(data) - known - {"format"})
     if extra:
@@ -243,11 +257,14 @@ def load(path: str | Path) -> GameRecord:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file (a record is UTF-8 JSON)") from None
     return loads(text)
 
 
 def dump(record: GameRecord, path: str | Path) -> None:
-    """Write ``record`` to ``path`` atomically (a crash never leaves half a record)."""
+    """Write ``record`` to ``path`` through a temporary file renamed over it, so that a crash while
+    writing leaves the previous version whole rather than half a record."""
     target = Path(path)
     temporary = target.with_name(target.name + ".tmp")
     temporary.write_text(dumps(record), encoding="utf-8")

@@ -232,8 +232,8 @@ def test_hint_shows_three_moves_with_estimates(
     monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
     assert main(["play", "ndengrod", "--level", "1", "--seed", "2", "-o", "size=3"]) == 0
     out = capsys.readouterr().out
-    hint = out[out.index("Hint (level 3 search):"):].splitlines()[1:4]
-    assert len(hint) == 3 and all(" wins " in line and " playouts" in line for line in hint)
+    hint = out[out.index("Hint (level 3 search"):].splitlines()[1:4]
+    assert len(hint) == 3 and all(" scores " in line and " playouts" in line for line in hint)
 
 
 def test_the_default_opponent_is_level_3(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -291,3 +291,47 @@ def test_mynd_evaluation_counts_reach_and_sums_to_one() -> None:
     assert values[0] > 0.5 and sum(values) == pytest.approx(1.0)
     four = evaluation(boardlab.load("mynd", players=4))
     assert four == pytest.approx([0.25] * 4)  # four corners: even chances
+
+
+def test_the_thinking_line_keeps_a_hidden_move_secret() -> None:
+    from boardlab.cli.progress import ThinkingLine
+
+    terminal = FakeTerminal()
+    state = ndengrod().new_game()
+    analysis = MCTSAgent(SearchSettings(iterations=300), seed=1).analyse(state.view(0))
+    ThinkingLine(terminal, show_move=False)(9000, 0.8, analysis)  # type: ignore[arg-type]
+    assert "9,000 iterations" in terminal.text and "best" not in terminal.text
+    assert analysis.best.text not in terminal.text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_sampling_level_still_plays_a_proven_win(seed: int) -> None:
+    state = ndengrod().from_text(X_WINS_IN_ONE)
+    agent = make_agent("level2", seed=seed)  # temperature 0.25: samples moves by visits
+    assert agent.choose(state.view(0)).text in ("b3", "g8")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("uct:batch=0", "batch=0: accepted: a positive number"),
+    ("uct:iterations=-5", "iterations=-5: accepted: a positive number"),
+    ("uct:capacity=1", "capacity=1: accepted: 0 (automatic) or at least 2"),
+    ("uct:algorithm=minimax", "algorithm='minimax': accepted: auto, mcts"),
+    ("alphabeta:seconds=none", "'seconds=none': accepted: a positive number"),
+    ("alphabeta:max_depth=0", "'max_depth=0': accepted: a positive number"),
+])
+def test_bad_search_settings_are_refused_before_searching(spec: str, message: str) -> None:
+    with pytest.raises(boardlab.BoardlabError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_agent(spec)
+
+
+def test_an_agent_that_cannot_play_the_game_is_refused_before_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "ndengrod", "--opponent", "alphabeta"]) == 2
+    assert "alpha-beta needs a two-seat game" in capsys.readouterr().err
+    assert main(["match", "ndengrod", "alphabeta", "random", "--games", "1"]) == 2
+
+
+def test_match_save_into_a_file_is_an_error_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder")
+    assert main(["match", "ndengrod", "random", "random", "--games", "1", "--save", str(blocker)]) == 2
+    assert "cannot keep the records in" in capsys.readouterr().err

@@ -161,3 +161,46 @@ def test_alpha_beta_refuses_games_it_cannot_search() -> None:
     state = boardlab.load("ndengrod").new_game()
     with pytest.raises(boardlab.BoardlabError, match=r"alpha-beta needs a two-seat game .* with an evaluation"):
         AlphaBetaAgent(seconds=0.1).choose(state.view(0))
+
+
+def late_hmdg_positions(options: dict, count: int) -> list[boardlab.State]:
+    """Positions near the end of random HMDG games (fives formed, games about to end)."""
+    game = boardlab.load("hmdg", **options)
+    found = []
+    for seed in range(60):
+        rng = random.Random(seed)
+        line = [game.new_game()]
+        while not line[-1].is_over:
+            line.append(line[-1].play(rng.choice(line[-1].legal_moves())))
+        found.extend(s for s in line[-8:-1] if s.to_move is not None)
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
+def test_information_set_search_stays_sound_where_determinisations_disagree_about_the_end() -> None:
+    """Late in the game a reply ends it in some samples and not in others: the tree must stay whole."""
+    from boardlab.ai import mcts_kernel as mk
+
+    for state in late_hmdg_positions({}, 12):
+        seat = state.to_move
+        assert seat is not None
+        agent = MCTSAgent(SearchSettings(iterations=800), seed=3)
+        analysis = agent.analyse(state.view(seat))
+        assert analysis.best in state.view(seat).legal_moves()
+        tree = agent._tree
+        assert tree is not None
+        size = tree.size
+        assert (tree.nodes[1:size, mk.PARENT] >= 0).all() and (tree.nodes[1:size, mk.ACTION] >= 0).all()
+
+
+def test_information_set_search_handles_actions_past_the_default_limit() -> None:
+    """On a 12x12 board a responder's reveal is numbered up to 3 * 144 + 3 + 4095."""
+    game = boardlab.load("hmdg", size=12)
+    assert game.action_limit > 4096
+    state = next(s for s in late_hmdg_positions({"size": 12}, 40)
+                 if not any("/" in m.text for m in s.legal_moves()))  # a responder's decision
+    seat = state.to_move
+    assert seat is not None
+    agent = MCTSAgent(SearchSettings(iterations=500), seed=1)
+    assert agent.choose(state.view(seat)) in state.legal_moves()

@@ -486,3 +486,9 @@ def test_a_slide_is_entered_step_by_step_and_end_of_input_leaves() -> None:
     assert "1) ~F2a   2) ~F2b   3) ~F3c   4) ~F4a   5) ~F4c   6) ~F5b" in script.text.replace("\n", "   ")
     assert "F6c-F4b: the move goes on" in script.text  # Blue's turn, begun when the input ended
     assert [move.text for move in session.state.history()] == ["F1a-F3b~F5b"]
+
+
+def test_unicode_digits_are_not_read_as_column_numbers() -> None:
+    state = boardlab.load("mobiatus").new_game()
+    with pytest.raises(boardlab.IllegalMove):
+        state.play("F²a-F3b")

@@ -101,3 +101,28 @@ def test_golden_records_replay_to_their_recorded_end(path: Path) -> None:
 def test_there_are_golden_records_for_every_game() -> None:
     stored = {json.loads(p.read_text())["game"] for p in GOLDEN.glob("*.json")}
     assert stored >= {info.id for info in boardlab.games()}
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"result": [1, "x"]}, "result \\[1, 'x'\\] is not accepted; accepted: a list of 0, 0.5 or 1"),
+    ({"result": 1}, "result 1 is not accepted"),
+    ({"start": 5}, "'start' must be a string or null"),
+    ({"players": [1, 2]}, "players must all be names"),
+    ({"seed": "seven"}, "'seed' must be an integer or null"),
+    ({"tags": {"a": 1}}, "'tags' must map names to strings"),
+])
+def test_mistyped_record_fields_are_refused(changes: dict, message: str) -> None:
+    with pytest.raises(boardlab.RecordError, match=message):
+        records.from_dict(record_dict(**changes))
+
+
+def test_a_record_cannot_be_made_with_the_wrong_number_of_players() -> None:
+    with pytest.raises(boardlab.RecordError, match="1 players named; ndengrod with these options has 2 seats"):
+        records.GameRecord.from_state(finished_game(), players=["solo"])
+
+
+def test_a_binary_file_is_not_a_record(tmp_path: Path) -> None:
+    path = tmp_path / "image.json"
+    path.write_bytes(b"\x89PNG\xff\xfe")
+    with pytest.raises(boardlab.RecordError, match="not a text file"):
+        records.load(path)

@@ -48,20 +48,25 @@ class AlphaBetaAgent(Agent):
             return moves[0]
         return self.analyse(view).best
 
-    def analyse(self, view: View) -> Analysis:
-        game = view.game
+    def check(self, game: Game) -> None:
         if not game.has_evaluation or game.num_seats != 2 or not game.info.perfect_information:
             raise BoardlabError(f"alpha-beta needs a two-seat game of perfect information with an evaluation; "
                                 f"{game.id} is not one")
+
+    def analyse(self, view: View) -> Analysis:
+        game = view.game
+        self.check(game)
         if view.seat is None or view.seat != view.to_move:
             raise IllegalMove(f"seat {view.seat} has no decision to make here")
         state = view.state
-        deadline = time.perf_counter() + self.seconds
         data = state.data.copy()
         path: list[int] = []
         first: list[tuple[int, float]] = []
         while True:
-            ranked = self._deepen(game, data, deadline)
+            # The first step gets the budget; each further step of the same turn (a capture chain)
+            # a quarter of it, so that it is searched too rather than picked blind.
+            share = self.seconds if not path else self.seconds / 4
+            ranked = self._deepen(game, data, time.perf_counter() + share)
             if not path:
                 first = ranked
             action = ranked[0][0]

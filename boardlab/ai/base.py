@@ -9,6 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.view import View
 
@@ -46,6 +47,9 @@ class Agent(ABC):
     @abstractmethod
     def analyse(self, view: View) -> Analysis:
         """The moves this agent considers, ranked."""
+
+    def check(self, game: Game) -> None:  # noqa: B027 (most agents play every game)
+        """Raise :class:`boardlab.BoardlabError` if this agent cannot play ``game`` (before any move)."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -80,7 +80,7 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
         return RandomAgent(seed=seed)
     if kind == "alphabeta":
         return _alphabeta(rest, seed, seconds, spec.strip())
-    if kind.startswith("level") and kind[5:].isdigit() and int(kind[5:]) in LEVELS:
+    if kind.startswith("level") and kind[5:].isdecimal() and int(kind[5:]) in LEVELS:
         base = LEVELS[int(kind[5:])]
     elif kind == "uct":
         base = SearchSettings(iterations=5_000, cutoff=0, algorithm="mcts")  # plain UCT: random playouts
@@ -100,4 +100,6 @@ def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) ->
         if not sep or key not in settings:
             raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…")
         settings[key] = _convert(key, value, "float" if key == "seconds" else "int")
+        if settings[key] is None or settings[key] <= 0:
+            raise OptionError(f"agent setting {item!r}: accepted: a positive number")
     return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name)

@@ -58,13 +58,6 @@ class SearchSettings:
     algorithm: str = "auto"
     depth: int = 0
 
-    def budget(self) -> str:
-        parts = []
-        if self.iterations:
-            parts.append(f"{self.iterations} iterations")
-        if self.seconds:
-            parts.append(f"{self.seconds:g} s")
-        return " or ".join(parts) or "no budget"
 
 
 class Tree:
@@ -133,8 +126,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, settings: SearchSettings | None = None, seed: int | None = None, name: str = "mcts") -> None:
         self.settings = settings or SearchSettings(iterations=10_000)
-        if not self.settings.iterations and not self.settings.seconds:
-            raise BoardlabError("an MCTS agent needs a budget: iterations, seconds, or both")
+        _check(self.settings)
         self.name = name
         self._seed = seed if seed is not None else random.randrange(2**31)
         self._rng = random.Random(self._seed)
@@ -196,6 +188,7 @@ class MCTSAgent(Agent):
         params[mk.P_ROOT_SEAT] = seat
         params[mk.P_INFOSET] = float(infoset)
         params[mk.P_SEATS] = game.num_seats
+        params[mk.P_ACTION_LIMIT] = game.action_limit
         cutoff = settings.cutoff if settings.cutoff >= 0 else game.search_cutoff
         params[mk.P_CUTOFF] = cutoff if game.has_evaluation else 0
         return params
@@ -229,19 +222,22 @@ class MCTSAgent(Agent):
         game = view.game
         assert view.seat is not None
         rng = random.Random(self._rng.randrange(2**63))
-        sample = game.determinize(view, rng)
+        sample = game.determinize(view, rng)  # the tree's root is the information set, not this sample
         tree = self._tree_for(sample, replace(settings, reuse_tree=False))
         params = self._params(game, view.seat, settings, infoset=True)
 
         def run(count: int) -> int:
             nonlocal sample
+            parts = max(1, min(settings.determinizations_per_batch, count))
             done = 0
-            for _ in range(max(1, settings.determinizations_per_batch)):
+            for part in range(parts):
                 sample = game.determinize(view, rng)
-                data = sample.data.copy()
-                share = max(1, count // max(1, settings.determinizations_per_batch))
-                done += int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data,
-                                      game.spec, tree.nodes, tree.stats, tree.meta, params, share))
+                share = count // parts + (1 if part < count % parts else 0)
+                ran = int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, sample.data.copy(),
+                                    game.spec, tree.nodes, tree.stats, tree.meta, params, share))
+                done += ran
+                if ran < share:
+                    break  # the tree is full
             return done
 
         self._run_budget(run, settings, lambda: self._analysis(tree, sample, view=view))
@@ -297,50 +293,62 @@ class MCTSAgent(Agent):
 
     @staticmethod
     def _rank(nodes: np.ndarray, stats: np.ndarray, child: int, seat: int) -> tuple[int, float]:
+        """How good ``child`` is for ``seat``: proven wins first, proven losses last, else by visits."""
         proven = int(nodes[child, mk.PROVEN])
         verdict = 1 if proven == seat else (-1 if proven >= 0 else 0)
         return (verdict, float(stats[child, mk.VISITS]))
 
-    def _turn_from(self, tree: Tree, state: State, first: int) -> tuple[tuple[int, ...], list[Move], int]:
-        """The whole turn starting with ``first`` (following the most visited steps), and the line after it."""
-        game = state.game
-        data = state.data.copy()
-        seat = data[kernel.TO_MOVE]
-        node = first
-        path = [int(tree.nodes[node, mk.ACTION])]
-        game.apply_kernel(data, game.spec, path[-1])
-        while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == seat:
-            children = tree.children(node)
-            if not children:
-                path.extend(_complete_turn(game, data, seat))
-                return tuple(path), [], node
-            node = max(children, key=lambda c: tree.stats[c, mk.VISITS])
+    def _best_child(self, tree: Tree, node: int, seat: int) -> int:
+        """The child of ``node`` that ``seat`` would pick (-1 if none): the same rule as at the root."""
+        children = tree.children(node)
+        if not children:
+            return -1
+        return max(children, key=lambda c: self._rank(tree.nodes, tree.stats, c, seat))
+
+    def _finish_turn(self, tree: Tree, game: Game, data: np.ndarray, node: int, path: list[int],
+                     mover: int) -> tuple[int, bool]:
+        """Extend ``path`` (already applied to ``data``) through the rest of ``mover``'s turn, best step first.
+
+        Returns the node reached and whether the tree covered the whole turn.
+        """
+        while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == mover:
+            child = self._best_child(tree, node, mover)
+            if child < 0:
+                path.extend(_complete_turn(game, data, mover))
+                return node, False
+            node = child
             path.append(int(tree.nodes[node, mk.ACTION]))
             game.apply_kernel(data, game.spec, path[-1])
-        line = self._principal_line(tree, node, State(game, data.copy())) if game.info.perfect_information else []
+        return node, True
+
+    def _turn_from(self, tree: Tree, state: State, first: int) -> tuple[tuple[int, ...], list[Move], int]:
+        """The whole turn starting with ``first`` (its best steps after it), and the line that follows."""
+        game = state.game
+        data = state.data.copy()
+        mover = int(data[kernel.TO_MOVE])
+        path = [int(tree.nodes[first, mk.ACTION])]
+        game.apply_kernel(data, game.spec, path[-1])
+        node, complete = self._finish_turn(tree, game, data, first, path, mover)
+        line: list[Move] = []
+        if complete and game.info.perfect_information:
+            line = self._principal_line(tree, node, State(game, data.copy()))
         return tuple(path), line, node
 
     def _principal_line(self, tree: Tree, node: int, state: State, limit: int = 12) -> list[Move]:
+        """The expected continuation: whole turns along the best children, while they are searched."""
         line: list[Move] = []
+        game = state.game
         while len(line) < limit and not state.is_over:
-            children = tree.children(node)
-            if not children or tree.stats[max(children, key=lambda c: tree.stats[c, mk.VISITS]), mk.VISITS] < 2:
+            assert state.to_move is not None
+            best = self._best_child(tree, node, state.to_move)
+            if best < 0 or tree.stats[best, mk.VISITS] < 2:
                 break
-            best = max(children, key=lambda c: tree.stats[c, mk.VISITS])
             data = state.data.copy()
-            seat = data[kernel.TO_MOVE]
             path = [int(tree.nodes[best, mk.ACTION])]
-            state.game.apply_kernel(data, state.game.spec, path[-1])
-            node = best
-            while data[kernel.MID_TURN] and data[kernel.TO_MOVE] == seat:
-                kids = tree.children(node)
-                if not kids:
-                    return line
-                node = max(kids, key=lambda c: tree.stats[c, mk.VISITS])
-                path.append(int(tree.nodes[node, mk.ACTION]))
-                state.game.apply_kernel(data, state.game.spec, path[-1])
+            game.apply_kernel(data, game.spec, path[-1])
+            node, complete = self._finish_turn(tree, game, data, best, path, state.to_move)
             move = next((m for m in state.legal_moves() if m.path == tuple(path)), None)
-            if move is None:
+            if not complete or move is None:
                 break
             line.append(move)
             state = state.play(move)
@@ -348,13 +356,32 @@ class MCTSAgent(Agent):
 
     def _pick(self, analysis: Analysis) -> Move:
         candidates = analysis.candidates
-        if self.settings.temperature <= 0 or len(candidates) == 1:
-            return candidates[0].move
+        if self.settings.temperature <= 0 or len(candidates) == 1 or candidates[0].value == 1.0:
+            return candidates[0].move  # a proven win is played, whatever the temperature
+        candidates = tuple(c for c in candidates if c.value != 0.0 or c.visits == 0) or candidates
         if not any(c.visits for c in candidates):  # alpha-beta: weigh by value instead of visits
             weights = [max(c.value or 0.0, 1e-3) ** (1.0 / self.settings.temperature) for c in candidates]
             return self._rng.choices([c.move for c in candidates], weights=weights)[0]
         weights = [max(c.visits, 1) ** (1.0 / self.settings.temperature) for c in candidates]
         return self._rng.choices([c.move for c in candidates], weights=weights)[0]
+
+
+def _check(settings: SearchSettings) -> None:
+    """Refuse settings that cannot search, saying what is accepted."""
+    if not settings.iterations and not settings.seconds:
+        raise BoardlabError("an MCTS agent needs a budget: iterations, seconds, or both")
+    positive = {"iterations": settings.iterations, "seconds": settings.seconds, "batch": settings.batch,
+                "determinizations_per_batch": settings.determinizations_per_batch}
+    for name, value in positive.items():
+        if value is not None and value <= 0:
+            raise BoardlabError(f"search setting {name}={value}: accepted: a positive number")
+    if settings.capacity and settings.capacity < 2:
+        raise BoardlabError(f"search setting capacity={settings.capacity}: accepted: 0 (automatic) or at least 2")
+    if settings.algorithm not in ("auto", "mcts"):
+        raise BoardlabError(f"search setting algorithm={settings.algorithm!r}: accepted: auto, mcts")
+    if settings.cutoff < -1 or settings.depth < 0 or settings.temperature < 0 or settings.exploration < 0:
+        raise BoardlabError("search settings cutoff (-1 or more), depth, temperature and exploration "
+                            "(0 or more) cannot be negative")
 
 
 def _value(nodes: np.ndarray, stats: np.ndarray, node: int, seat: int) -> float | None:

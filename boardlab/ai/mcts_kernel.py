@@ -69,7 +69,8 @@ P_ROOT_SEAT = 3
 P_INFOSET = 4
 P_SEATS = 5
 P_CUTOFF = 6
-PARAM_FIELDS = 7
+P_ACTION_LIMIT = 7
+PARAM_FIELDS = 8
 
 NONE = -1
 UNSEEN = -2
@@ -244,7 +245,7 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
     infoset = params[P_INFOSET] > 0
     state = np.empty_like(root_state)
     out = np.empty(MAX_ACTIONS, np.int64)
-    mark = np.zeros(MAX_ACTIONS, np.int64)
+    mark = np.zeros(np.int64(params[P_ACTION_LIMIT]) if infoset else 1, np.int64)
     path = np.empty(MAX_DEPTH + 1, np.int64)
     reward = np.zeros(MAX_SEATS, np.float64)
     root = meta[M_ROOT]
@@ -260,7 +261,9 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
         depth = 0
         path[0] = root
         full = False
-        while nodes[node, NODE_TO_MOVE] >= 0 and depth < MAX_DEPTH:
+        # The live state, not the node, says whether the game goes on: under information-set search
+        # one node can be a finished game in one determinisation and not in another.
+        while state[TO_MOVE] >= 0 and depth < MAX_DEPTH:
             child = -1
             if infoset:
                 count = legal(state, spec, out)
@@ -288,14 +291,16 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
                 full = child < 0
             else:
                 child = _select(nodes, stats, node, params, mark, stamp)
-            if full:
+            if full or child < 0:
                 break
             apply(state, spec, nodes[child, ACTION])
             node = child
             depth += 1
             path[depth] = node
-            if nodes[node, NODE_TO_MOVE] == UNSEEN:
-                nodes[node, NODE_TO_MOVE] = state[TO_MOVE]
+            unseen = nodes[node, NODE_TO_MOVE] == UNSEEN
+            if unseen or infoset:
+                nodes[node, NODE_TO_MOVE] = state[TO_MOVE]  # the chooser here, in this determinisation
+            if unseen:
                 if state[TO_MOVE] < 0 and solver:
                     _settle_terminal(nodes, state, node, seats)
                 break

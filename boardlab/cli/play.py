@@ -207,7 +207,7 @@ class PlaySession:
     def _chosen_steps(self, path: tuple[int, ...], moves: list[Move], steps: list[int], names: list[str],
                       line: str, done: str) -> tuple[int, ...] | None:
         """The path after the steps ``line`` chooses (a number, a listed step, or more notation)."""
-        if line.isdigit() and 1 <= int(line) <= len(steps):
+        if line.isdecimal() and 1 <= int(line) <= len(steps):
             return (*path, steps[int(line) - 1])
         for step, name in zip(steps, names, strict=True):
             if line.lower() == name.lower():
@@ -225,7 +225,8 @@ class PlaySession:
 
     def think(self, agent: Agent, seat: int) -> Move:
         """The agent's move; a searching agent shows its progress if it takes over half a second."""
-        line = ThinkingLine()
+        # Under hidden information the move it is leaning towards is its secret: show only the effort.
+        line = ThinkingLine(show_move=self.state.game.info.perfect_information)
         if isinstance(agent, MCTSAgent):
             agent.progress = line
         try:
@@ -238,13 +239,16 @@ class PlaySession:
         if seat is None:
             self.write("The game is over.")
             return
-        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], name="hint")
+        # A fixed seed: asking for a hint must not change what a seeded opponent plays afterwards.
+        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], seed=0, name="hint")
         self.hinter = helper
         analysis = helper.analyse(self.state.view(seat))
-        lines = ["Hint (level 3 search):"]
+        lines = ["Hint (level 3 search; the expected score, a draw counting half):"]
         for candidate in analysis.candidates[:3]:
             value = "?" if candidate.value is None else f"{candidate.value:.0%}"
-            lines.append(f"  {candidate.move.text:<12} wins {value:>4} of {candidate.visits:,} playouts")
+            effort = (f"of {candidate.visits:,} playouts" if candidate.visits
+                      else f"searched {helper.depth_reached} plies deep")
+            lines.append(f"  {candidate.move.text:<12} scores {value:>4} {effort}")
         self.write("\n".join(lines))
 
     def list_moves(self) -> None:
@@ -379,6 +383,8 @@ def run_play(args: argparse.Namespace) -> int:
             for seat in range(seats)
             if seat != args.seat
         }
+    for agent in agents.values():
+        agent.check(game)  # now, not at its first move, when the game would be lost
     if not players:
         players = ["human" if seat in humans else opponent for seat in range(seats)]
     session = PlaySession(state, humans, agents, players, save_path=args.save or args.resume, started=started)

@@ -36,9 +36,10 @@ def match_progress(games: int, agent_a: str, agent_b: str) -> Iterator[Callable[
 class ThinkingLine:
     """Shows the computer's search while it takes more than ``delay`` seconds (a terminal only)."""
 
-    def __init__(self, stream: TextIO | None = None, delay: float = 0.5) -> None:
+    def __init__(self, stream: TextIO | None = None, delay: float = 0.5, show_move: bool = True) -> None:
         self.stream = stream or sys.stderr
         self.delay = delay
+        self.show_move = show_move
         self.shown = False
 
     def __call__(self, iterations: int, seconds: float, analysis: Analysis) -> None:
@@ -46,7 +47,8 @@ class ThinkingLine:
             return
         best = analysis.candidates[0]
         value = f" ({best.value:.0%})" if best.value is not None else ""
-        self.stream.write(f"\rthinking… {seconds:4.1f} s, {iterations:,} iterations, best {best.move}{value}   ")
+        leaning = f", best {best.move}{value}" if self.show_move else ""
+        self.stream.write(f"\rthinking… {seconds:4.1f} s, {iterations:,} iterations{leaning}   ")
         self.stream.flush()
         self.shown = True
 

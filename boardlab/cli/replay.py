@@ -25,7 +25,8 @@ def _positions(record: records.GameRecord) -> list[State]:
 def _show(positions: list[State], index: int, write: Callable[[str], None]) -> None:
     state = positions[index]
     write("")
-    write(f"Ply {state.ply}" + (f" after {state.last_move}" if index and state.last_move else " (start)"))
+    last = state.view(None).last_move  # as a spectator saw it: the board below is the spectator's
+    write(f"Ply {state.ply}" + (f" after {last}" if index and last else " (start)"))
     write(str(state))
     write(state.describe())
 
@@ -58,8 +59,8 @@ def replay_session(
             return 0
         if answer == "b":
             index = max(0, index - 1)
-        elif answer.isdigit():
-            index = min(int(answer), len(positions) - 1)
+        elif answer.isdecimal():  # a ply, as shown: a turn of several steps spans several plies
+            index = next((i for i, p in enumerate(positions) if p.ply >= int(answer)), len(positions) - 1)
         elif answer == "":
             if index == len(positions) - 1:
                 write("That was the last move.")

@@ -137,6 +137,11 @@ class Game(ABC):
         return self.info.players[0]
 
     @property
+    def action_limit(self) -> int:
+        """One more than the largest action number the kernels use (search marks actions by number)."""
+        return kernel.MAX_ACTIONS
+
+    @property
     def changed_options(self) -> dict[str, OptionValue]:
         """The options that differ from their defaults."""
         defaults = self.info.defaults

@@ -11,8 +11,10 @@ and may add a third, for search in games whose random playouts say little::
 
     evaluate(state, spec, values)     # writes each seat's chances, in [0, 1], into values
 
-An *action* is one atomic decision, an ``int64``. A turn may take several (a capture chain), and a
-decision may be owed by a seat that is not "on turn" (a responder); the header says who decides next.
+An *action* is one atomic decision, a non-negative ``int64`` below the game's ``action_limit``
+(``MAX_ACTIONS`` unless the game says more); at most ``MAX_ACTIONS`` are legal at once. A turn may
+take several (a capture chain), and a decision may be owed by a seat that is not "on turn" (a
+responder); the header says who decides next.
 
 The spec is read-only. The first ``HEADER`` fields of every state vector mean the same in every game, so generic search
 reads them without knowing the game:
@@ -65,17 +67,6 @@ def seed_kernels(seed: int) -> None:
     np.random.seed(seed)
 
 
-@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, STATE), cache=True)
-def random_playout(legal, apply, state, spec, out):  # type: ignore[no-untyped-def]
-    """Play uniformly random actions on ``state`` (in place) until the game ends; return the plies."""
-    plies = 0
-    while state[TO_MOVE] >= 0:
-        n = legal(state, spec, out)
-        apply(state, spec, out[np.random.randint(n)])
-        plies += 1
-    return plies
-
-
 def place_regions(start: int, lengths: dict[int, int], total_field: int) -> dict[int, int]:
     """Lay a game's state regions end to end from ``start``.
 
@@ -115,13 +106,22 @@ def neutral_evaluation(state, spec, values):  # type: ignore[no-untyped-def]
 
 @njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, STATE, types.int64), cache=True)
 def random_playout_limited(legal, apply, state, spec, out, limit):  # type: ignore[no-untyped-def]
-    """Like :func:`random_playout`, but stop after ``limit`` plies (``0``: no limit)."""
+    """Play uniformly random actions on ``state`` (in place) for ``limit`` plies (``0``: to the end).
+
+    Returns the plies played.
+    """
     plies = 0
     while state[TO_MOVE] >= 0 and (limit == 0 or plies < limit):
         n = legal(state, spec, out)
         apply(state, spec, out[np.random.randint(n)])
         plies += 1
     return plies
+
+
+@njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, STATE), cache=True)
+def random_playout(legal, apply, state, spec, out):  # type: ignore[no-untyped-def]
+    """Play uniformly random actions on ``state`` (in place) until the game ends; return the plies."""
+    return random_playout_limited(legal, apply, state, spec, out, 0)
 
 
 @njit(types.int64(LEGAL_FN, APPLY_FN, STATE, SPEC, types.int64, STATE), cache=True)

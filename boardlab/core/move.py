@@ -2,7 +2,7 @@
 
 A :class:`Move` pairs the canonical notation (``str(move)``) with its ``path``, the kernel actions
 that make it up: one for a placement, several for a turn made of steps (a capture chain).
-Moves come from :meth:`boardlab.State.legal_moves` or :meth:`boardlab.Game.parse_move`; the repr
+Moves come from :meth:`boardlab.State.legal_moves` or :meth:`boardlab.State.parse_move`; the repr
 pastes back into a test.
 
 >>> from boardlab import Move

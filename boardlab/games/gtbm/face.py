@@ -253,7 +253,7 @@ class Gtbm(Game):
             rank = size - row
             col = 0
             for token in re.findall(r"\d+|.", rank_text):
-                if token.isdigit():
+                if token.isdecimal():
                     col += int(token)
                     continue
                 if token.upper() not in PIECES:
@@ -269,7 +269,7 @@ class Gtbm(Game):
         if side_text not in ("b", "w"):
             raise PositionError(f"{text!r}: the side to move is {side_text!r}; expected b or w")
         for name, value in (("ply", ply_text), ("count of plies without a capture", quiet_text)):
-            if not value.isdigit():
+            if not value.isdecimal():
                 raise PositionError(f"{text!r}: the {name} is {value!r}; expected a whole number")
         ply, quiet = int(ply_text), int(quiet_text)
         limit = int(self.options["no_capture_limit"])

@@ -87,6 +87,11 @@ class HiddenMoveDoubleGomoku(Game):
         return int(self.options["size"])
 
     @property
+    def action_limit(self) -> int:
+        """Reveals are ``reveal_base + mask``, a mask over the ``size`` points of a line."""
+        return k.reveal_base(self.cells) + 2 ** int(self.options["size"])
+
+    @property
     def cells(self) -> int:
         return self.size * self.size
 
@@ -423,7 +428,7 @@ class HiddenMoveDoubleGomoku(Game):
         board_text, turn, ply_text, *flags = fields
         data = self._blank()
         self._parse_board(data, text, board_text)
-        if not ply_text.isdigit():
+        if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
         data[kernel.PLY] = int(ply_text)
         if turn not in ("setup", "choose", "x", "o"):
@@ -444,7 +449,7 @@ class HiddenMoveDoubleGomoku(Game):
             col = 0
             for match in _TOKEN.finditer(row_text):
                 token = match.group(0)
-                if token.isdigit():
+                if token.isdecimal():
                     col += int(token)
                     continue
                 if match.group(1):
@@ -474,7 +479,8 @@ class HiddenMoveDoubleGomoku(Game):
             elif name == "announced" and re.fullmatch(r"(row|col):\w+", value):
                 axis_text, line_text = value.split(":")
                 axis = _AXES.index(axis_text)
-                line = ROW_LETTERS.find(line_text) if axis == 0 else (int(line_text) - 1 if line_text.isdigit() else -1)
+                number = int(line_text) - 1 if line_text.isdecimal() else -1
+                line = ROW_LETTERS.find(line_text) if axis == 0 else number
                 if not 0 <= line < self.size:
                     raise PositionError(f"{text!r}: {flag}: no such line on this board")
                 data[k.F_AXIS], data[k.F_LINE] = axis, line

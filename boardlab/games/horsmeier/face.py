@@ -286,7 +286,7 @@ class Horsmeier(Game):
             self._parse_row(data, top_row, row_text, text)
         if colour_text not in ("w", "b"):
             raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected w or b")
-        if not ply_text.isdigit():
+        if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
         ply = int(ply_text)
         cap = int(self.options["ply_cap"])
@@ -315,7 +315,7 @@ class Horsmeier(Game):
         row = k.SIZE - top_row
         col = 0
         for item in row_text.split(","):
-            if item.isdigit():
+            if item.isdecimal():
                 col += int(item)
                 continue
             match = _PIECE.fullmatch(item)

@@ -388,7 +388,7 @@ class Mobiatus(Game):
             letter = ROW_LETTERS[row]
             marks: list[str] = []
             for token in re.findall(r"\d+|.", row_text):
-                if token.isdigit():
+                if token.isdecimal():
                     marks.extend("." * int(token))
                 elif token in "RBrbx.":
                     marks.append(token)
@@ -414,7 +414,7 @@ class Mobiatus(Game):
                                     f"{side_cap} and never gains one")
         if colour_text not in LETTERS:
             raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected r or b")
-        if not turns_text.isdigit() or not ply_text.isdigit():
+        if not turns_text.isdecimal() or not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the turns and the ply are {turns_text!r} and {ply_text!r}; "
                                 f"expected whole numbers")
         turns, ply = int(turns_text), int(ply_text)

@@ -486,7 +486,7 @@ class Mynd(Game):
         seats = LETTERS[: self.num_seats].lower()
         if len(seat_text) != 1 or seat_text.lower() not in seats:
             raise PositionError(f"{text!r}: the player to move is {seat_text!r}; expected one of {', '.join(seats)}")
-        if not ply_text.isdigit():
+        if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
         ply, seat = int(ply_text), seats.index(seat_text.lower())
         data[kernel.PLY] = ply
@@ -526,7 +526,7 @@ class Mynd(Game):
             label = size - row
             points: list[tuple[int, int]] = []  # (board value, lock)
             for token in re.findall(r"\d+|[A-Za-z]\*?\+?|.", row_text):
-                if token.isdigit():
+                if token.isdecimal():
                     points.extend([(0, 0)] * int(token))
                 elif (found := piece.fullmatch(token)) and (locked or not found[3]):
                     seat = letters.index(found[1])

@@ -214,7 +214,7 @@ class Ndengrod(Game):
                                            strict=False):
             cells: list[int] = []
             for token in re.findall(r"\d+|.", row_text):
-                if token.isdigit():
+                if token.isdecimal():
                     cells.extend([0] * int(token))
                 elif token in COLOURS:
                     cells.append(COLOURS.index(token) + 1)
@@ -226,7 +226,7 @@ class Ndengrod(Game):
                 data[k.BOARD + cell] = stone
         if colour_text not in COLOURS:
             raise PositionError(f"{text!r}: the player to move is {colour_text!r}; expected x or o")
-        if not ply_text.isdigit():
+        if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
         ply = int(ply_text)
         colour = COLOURS.index(colour_text)
