@@ -1,14 +1,14 @@
-"""Agents by name: ``random``, ``level1`` … ``level5``, ``uct``, with settings after a colon.
+"""Agents by name: ``random``, ``level1`` … ``level5``, ``uct``, ``alphabeta``, with settings after a colon.
 
 >>> agent = make_agent("level3")
 >>> agent.settings.iterations
 5000
 >>> make_agent("uct:seconds=0.5,exploration=1.0").settings.seconds
 0.5
->>> make_agent("level9")
+>>> make_agent("level9")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-boardlab.errors.OptionError: unknown agent 'level9'; accepted: random, level1, level2, level3, level4, level5, uct
+boardlab.errors.OptionError: unknown agent 'level9'; accepted: random, level1, level2, ..., uct, alphabeta
 """
 
 from __future__ import annotations
