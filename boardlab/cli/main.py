@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(play)
     play.add_argument("--opponent", default="computer", metavar="WHO",
                       help="who plays the other seats: computer (at --level), human (people at this keyboard), "
-                           "or an agent (random, level1…level5, uct:seconds=1)")
+                           "or an agent (random, level1…level5, uct:seconds=1, alphabeta:seconds=1)")
     play.add_argument("--level", type=int, default=3, choices=range(1, 6), metavar="N",
                       help="the computer's strength, 1 (beginner) to 5 (strongest in a few seconds); default 3")
     play.add_argument("--seat", type=int, default=0, help="your seat, 0-based (0 moves first)")
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     match = commands.add_parser("match", help="play many games between two agents and score them")
     _add_game_arguments(match)
-    match.add_argument("agent_a", metavar="AGENT_A", help="random, level1…level5, or uct:setting=value,…")
+    match.add_argument("agent_a", metavar="AGENT_A", help="random, level1…level5, uct:setting=value,…, "
+                       "or alphabeta:seconds=…,max_depth=…")
     match.add_argument("agent_b", metavar="AGENT_B", help="the opponent, in the same form")
     match.add_argument("--games", type=int, default=20, help="games to play, seats alternating (default 20)")
     match.add_argument("--seconds-per-move", type=float, metavar="S",
