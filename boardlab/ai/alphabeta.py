@@ -19,12 +19,12 @@ import time
 import numpy as np
 
 from boardlab.ai import alphabeta_kernel as ab
-from boardlab.ai.base import Agent, Analysis, Candidate
+from boardlab.ai.base import Agent, Analysis, Candidate, moves_to_choose_from, require_decision
 from boardlab.core import kernel
 from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.view import View
-from boardlab.errors import BoardlabError, IllegalMove
+from boardlab.errors import BoardlabError
 
 
 class AlphaBetaAgent(Agent):
@@ -41,9 +41,7 @@ class AlphaBetaAgent(Agent):
         self.depth_reached = 0
 
     def choose(self, view: View) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        moves = moves_to_choose_from(view)
         if len(moves) == 1:
             return moves[0]
         return self.analyse(view).best
@@ -56,8 +54,7 @@ class AlphaBetaAgent(Agent):
     def analyse(self, view: View) -> Analysis:
         game = view.game
         self.check(game)
-        if view.seat is None or view.seat != view.to_move:
-            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        require_decision(view)
         state = view.state
         data = state.data.copy()
         path: list[int] = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.view import View
+from boardlab.errors import IllegalMove
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,20 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def moves_to_choose_from(view: View) -> list[Move]:
+    """The legal moves of ``view``'s seat; :class:`IllegalMove` if it has no decision to make."""
+    moves = view.legal_moves()
+    if not moves:
+        raise IllegalMove(f"seat {view.seat} has no decision to make here")
+    return moves
+
+
+def require_decision(view: View) -> None:
+    """Raise :class:`IllegalMove` unless ``view`` is a seat's and that seat owes the next decision."""
+    if view.seat is None or view.seat != view.to_move:
+        raise IllegalMove(f"seat {view.seat} has no decision to make here")
 
 
 def make_agent(kind: str, seed: int | None = None, seconds: float | None = None) -> Agent:

@@ -25,13 +25,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from boardlab.ai import mcts_kernel as mk
-from boardlab.ai.base import Agent, Analysis, Candidate
+from boardlab.ai.base import Agent, Analysis, Candidate, moves_to_choose_from, require_decision
 from boardlab.core import kernel
 from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.state import State
 from boardlab.core.view import View
-from boardlab.errors import BoardlabError, IllegalMove
+from boardlab.errors import BoardlabError
 
 Progress = Callable[[int, float, Analysis], None]
 
@@ -140,9 +140,7 @@ class MCTSAgent(Agent):
     # -- the Agent interface ------------------------------------------------------------------
 
     def choose(self, view: View) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        moves = moves_to_choose_from(view)
         if len(moves) == 1:
             return moves[0]
         analysis = self.analyse(view)
@@ -151,8 +149,7 @@ class MCTSAgent(Agent):
     def analyse(self, view: View, settings: SearchSettings | None = None) -> Analysis:
         """Search from ``view`` and rank its moves (whole turns) by visits, best first."""
         settings = settings or self.settings
-        if view.seat is None or view.seat != view.to_move:
-            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        require_decision(view)
         self._seed_kernels()
         if settings.algorithm == "auto" and view.game.search_algorithm == "alphabeta":
             return self._alphabeta(view, settings)

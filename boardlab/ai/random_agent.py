@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import random
 
-from boardlab.ai.base import Agent, Analysis, Candidate
+from boardlab.ai.base import Agent, Analysis, Candidate, moves_to_choose_from
 from boardlab.core.move import Move
 from boardlab.core.view import View
-from boardlab.errors import IllegalMove
 
 
 class RandomAgent(Agent):
@@ -27,9 +26,7 @@ class RandomAgent(Agent):
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Move:
-        moves = view.legal_moves()
-        if not moves:
-            raise IllegalMove(f"seat {view.seat} has no decision to make here")
+        moves = moves_to_choose_from(view)
         return self._rng.choice(moves)
 
     def analyse(self, view: View) -> Analysis:
