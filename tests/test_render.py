@@ -198,3 +198,20 @@ def test_mobiatus_faces_and_strip_show_the_seam_and_the_singularities() -> None:
         dark = {name for name, group in cells.items() if group.find("{*}polygon").get("fill") in  # type: ignore[union-attr]
                 ("#4D4D4D", "#262626")}
         assert dark == singular
+
+
+def test_every_game_has_a_renderer_and_is_drawn_above() -> None:
+    ids = {info.id for info in boardlab.games()}
+    assert {game_id for game_id, _ in BOARDS} == ids
+    assert all(render.layouts(game_id) for game_id in ids)
+
+
+def test_a_finished_game_and_a_spectator_are_drawn_too() -> None:
+    state = random_state(boardlab.load("ndengrod", size=3, length=3), 200, seed=4)
+    assert state.is_over
+    root = parse(render.board_svg(state.view(None)))
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and "Game over" in (title.text or "")
+    hmdg = hmdg_after(["b1/row", "none"])
+    spectator = parse(render.board_svg(hmdg.view(None)))
+    assert not any("hidden" in (e.get("data-piece") or "") for e in spectator.iter())

@@ -14,7 +14,7 @@ True
 >>> 'data-cell="b2"' in svg, 'data-piece="x stone"' in svg, 'class="mark-last"' in svg
 (True, True, True)
 >>> render.layouts("mobiatus")
-('faces', 'strip')
+('faces', 'strip', 'bands')
 """
 
 from __future__ import annotations
@@ -71,7 +71,9 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
     ``size``: the width in pixels or as a length (``"180mm"``); ``None`` scales to its container.
     ``theme``: ``"default"``, ``"print"`` or a :class:`Theme`. ``layout``: one of :func:`layouts`
-    (Möbiatus: ``"faces"``, the two flat boards, or ``"strip"``, the Möbius strip in perspective).
+    (Möbiatus: ``"faces"``, the two flat boards, ``"strip"``, the Möbius strip in perspective, or
+    ``"bands"``, the flat boards cut into short bands for phones; HMDG: the announcements ``"beside"``
+    or ``"below"`` the board).
     Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
     """
     module = _renderer(view.game.id)

@@ -39,11 +39,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
                      [chr(ord("a") + c) for c in range(size)], UNIT * 0.8)
     quiet = game.plies_without_capture(view.data)
     limit = game.options["no_capture_limit"]
-    y = picture.text_lines(margin * 0.5, picture.height - margin * 0.2,
-                           [turn_text(view), f"● Black moves up · ○ White moves down · {quiet} "
-                            f"{'ply' if quiet == 1 else 'plies'} without a capture (limit {limit})"],
-                           UNIT * 0.42, css="status")
-    picture.height = y + UNIT * 0.3
+    picture.caption([turn_text(view), f"● Black moves up · ○ White moves down · {quiet} "
+                     f"{'ply' if quiet == 1 else 'plies'} without a capture (limit {limit})"])
     title = f"{game.name}: {size}×{size} board, {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, [f"{quiet} plies without a capture."])
 

@@ -3,7 +3,8 @@
 x plays crosses, o rings. A hidden stone (only ever the seat's own: the view erases the others)
 is drawn faint inside a dashed circle; a revealed stone stands solid on a disc, its point closed.
 While the responder decides, the announced line is shaded, and the mover sees a bullseye on their
-own secret target. The list at the right is the game so far as this seat knows it.
+own secret target. The list beside the board (``beside``; ``below`` for narrow screens) is the game
+so far as this seat knows it: the moves and the referee's announcements.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from boardlab.render.grids import edge_coordinates, grid_lines, point_cells
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element
 
-LAYOUTS = ("board",)
+LAYOUTS = ("beside", "below")
 COLOURS = ("x", "o")
 STYLES = (PieceStyle("x", OKABE_ITO["blue"], "#00385A", "#FFFFFF", "cross"),
           PieceStyle("o", OKABE_ITO["vermillion"], "#5C2300", "#FFFFFF", "circle"))
@@ -32,8 +33,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     contents = game.cell_contents(view)
     margin = UNIT * 1.3
     board = 2 * margin + (size - 1) * UNIT
-    panel = UNIT * 8.5
-    picture = Picture(board + panel, max(board, UNIT * 10), theme)
+    beside = layout == "beside"
+    picture = Picture(board + UNIT * 8.5 if beside else board, board, theme)
     announced = game.announced_line(view)
     cells = point_cells([c.name for c in contents], size, size, UNIT, margin, margin)
     grid_lines(picture, size, size, UNIT, margin, margin)
@@ -48,20 +49,20 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, size, size, UNIT, list(ROW_LETTERS[:size]),
                      [str(c + 1) for c in range(size)], UNIT * 0.95)
-    lines = [*game.status_lines(view), ""]
+    status = game.status_lines(view)
     if announced is not None:
-        lines.insert(0, f"Announced: {announced[0]}.")
+        status.insert(0, f"Announced: {announced[0]}.")
     history = [f"{ply}. {move}" for ply, move in enumerate(view.history(), start=1)]
     shown = history[-SHOWN_ANNOUNCEMENTS:]
     heading = "Moves and the referee's announcements" + (" (the latest)" if len(history) > len(shown) else "")
-    x = board + UNIT * 0.1
-    y = picture.text_lines(x, margin * 0.3, [heading], UNIT * 0.42, css="announcements-heading")
+    x, y = (board + UNIT * 0.1, margin * 0.3) if beside else (margin * 0.4, board)
+    y = picture.text_lines(x, y, [heading], UNIT * 0.42, css="announcements-heading")
     y = picture.text_lines(x, y, shown or ["(none yet)"], UNIT * 0.38, css="announcements")
-    y = picture.text_lines(x, y + UNIT * 0.3, lines, UNIT * 0.38, css="status")
+    y = picture.text_lines(x, y + UNIT * 0.3, status, UNIT * 0.38, css="status")
     legend = ("✕ x · ◯ o · in a dashed circle: hidden (only yours are shown) · on a solid disc: revealed "
               "(the point is closed)")
-    y = picture.text_lines(margin * 0.4, max(y, board), [turn_text(view), legend], UNIT * 0.42, css="legend")
-    picture.height = max(picture.height, y + UNIT * 0.2)
+    picture.height = max(y, board)
+    picture.caption([turn_text(view), legend], css="legend")
     who = "a spectator" if view.seat is None else f"seat {view.seat}"
     title = f"{game.name}, as {who} sees it: {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, [f"Announcements: {'; '.join(history) or 'none'}."])

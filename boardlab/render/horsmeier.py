@@ -44,13 +44,11 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, SIZE, SIZE, UNIT, [str(SIZE - r) for r in range(SIZE)],
                      [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.68)
-    _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.75)
-    y = picture.text_lines(margin * 0.5, picture.height - margin * 0.3, [
+    _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
+    picture.caption([
         turn_text(view),
         "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
-        "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."],
-        UNIT * 0.36, css="status")
-    picture.height = y + UNIT * 0.2
+        "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
     title = f"{game.name}: {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, ["Numbers after each piece: strength/life span."])
 
@@ -61,9 +59,9 @@ def _piece(piece: Piece, cell: Cell, theme: Theme) -> str:
     r = UNIT * 0.33
     strength, life = piece.numbers["strength"], piece.numbers["life"]
     parts = [style.draw(cx, cy, r),
-             label(cx, cy - r * 0.2, str(strength), r * 1.2, {"fill": style.ink, "font-weight": "bold",
-                                                             "class": "strength"}),
-             label(cx, cy + r * 0.6, str(life), r * 0.58, {"fill": style.ink, "class": "life"})]
+             label(cx, cy - r * 0.22, str(strength), r * 1.15, {"fill": style.ink, "font-weight": "bold",
+                                                              "class": "strength"}),
+             label(cx, cy + r * 0.58, str(life), r * 0.68, {"fill": style.ink, "class": "life"})]
     ring, arc = UNIT * 0.425, 2 * math.pi / LIFE
     for pip in range(LIFE):  # a gauge of eleven segments clockwise from the top: lit ones are turns left
         start, end = pip * arc + arc * 0.12, (pip + 1) * arc - arc * 0.12
@@ -78,7 +76,7 @@ def _piece(piece: Piece, cell: Cell, theme: Theme) -> str:
 
 
 def _row_sums(picture: Picture, game: Horsmeier, view: View, cells: list[Cell], x: float) -> None:
-    size = UNIT * 0.34
+    size = UNIT * 0.4
     style = {"fill": picture.theme.text}
     parts = [label(x, cells[0].centre[1] - UNIT * 0.68, "Σw", size, style),
              label(x + UNIT * 0.9, cells[0].centre[1] - UNIT * 0.68, "Σb", size, style)]

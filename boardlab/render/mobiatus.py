@@ -1,4 +1,5 @@
-"""Möbiatus: the strip as two flat boards (``faces``) or as a Möbius strip in perspective (``strip``).
+"""Möbiatus: the strip as two flat boards (``faces``; ``bands``: cut into bands of at most ten columns,
+for narrow screens) or as a Möbius strip in perspective (``strip``).
 
 A piece is its colour's *dot* (Red a disc, Blue a square) on one face and its *circle* (the same
 shape hollow) on the opposite face, the other side of the same paper square. Singular faces are
@@ -19,7 +20,7 @@ from boardlab.render.common import cell_title, describe, turn_text
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, square_corners
 
-LAYOUTS = ("faces", "strip")
+LAYOUTS = ("faces", "strip", "bands")
 COLOURS = ("Red", "Blue")
 STYLES = (PieceStyle("Red", OKABE_ITO["vermillion"], "#5C2300", "#FFFFFF", "circle"),
           PieceStyle("Blue", OKABE_ITO["blue"], "#00385A", "#FFFFFF", "square"))
@@ -37,14 +38,13 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
 
         picture = draw_strip(strip, contents, marks, theme, cell_drawing)
     else:
-        picture = _faces(strip, contents, marks, theme)
+        bands = -(-strip.length // 10) if layout == "bands" else 1
+        picture = _faces(strip, contents, marks, theme, -(-strip.length // bands))
     turns, red, blue = game.turn_counts(view.data)
     lines = [f"{turn_text(view)} · turn {turns} · Red {red} pieces, Blue {blue} pieces",
              "● ■ a piece (its dot) · ○ □ its circle, on the opposite face (the other side of the same "
              "paper square) · dark ×: a singularity"]
-    font = max(UNIT * 0.5, picture.width / 60)
-    y = picture.text_lines(font, picture.height, lines, font, css="status")
-    picture.height = y + UNIT * 0.3
+    picture.caption(lines)
     title = f"{game.name}: {strip.length}×{strip.width} strip ({layout}), {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, [f"Turn {turns}."])
 
@@ -67,40 +67,52 @@ def cell_drawing(cell: Cell, content: CellContent, theme: Theme) -> CellDrawing:
     return CellDrawing(cell, theme.board, pieces, title)
 
 
-def _faces(strip: MobiusStrip, contents: list[CellContent], marks: Marks, theme: Theme) -> Picture:
+def _faces(strip: MobiusStrip, contents: list[CellContent], marks: Marks, theme: Theme, band: int) -> Picture:
+    """Front board above back board, each cut into bands of ``band`` columns (all of them: one band)."""
     length, width = strip.length, strip.width
-    left, gap = UNIT * 2.0, UNIT * 1.6
-    top_of = {"F": UNIT * 1.6, "B": UNIT * 1.6 + width * UNIT + gap + UNIT * 0.6}
-    picture = Picture(left + length * UNIT + UNIT * 3.2, top_of["B"] + width * UNIT + UNIT * 0.4, theme)
+    bands = [(start, min(start + band, length)) for start in range(0, length, band)]
+    left, band_height, title_height = UNIT * 2.0, width * UNIT + UNIT * 0.9, UNIT * 1.3
+    tops: dict[tuple[str, int], float] = {}
+    y = UNIT * 0.4
+    for board in ("F", "B"):
+        y += title_height
+        for start, _ in bands:
+            tops[board, start] = y
+            y += band_height
+        y += UNIT * 0.3
+    picture = Picture(left + band * UNIT + UNIT * 3.2, y, theme)
     drawings = []
     for face, content in enumerate(contents):
         board, column, row = strip.picture(face)
-        centre = (left + (column + 0.5) * UNIT, top_of[board] + (row + 0.5) * UNIT)
+        start = column - column % band
+        centre = (left + (column - start + 0.5) * UNIT, tops[board, start] + (row + 0.5) * UNIT)
         cell = Cell(content.name, centre, tuple(square_corners(*centre, UNIT / 2)), UNIT * 0.42)
         drawings.append(cell_drawing(cell, content, theme))
     picture.add_cells(drawings, marks)
     muted = {"fill": theme.muted}
-    right = left + length * UNIT
-    for board, title in (("F", "Front board F"), ("B", "Back board B (the other side of the paper)")):
-        top = top_of[board]
+    for board, title in (("F", "Front board F"), ("B", "Back board B (the paper's other side)")):
         other = "B" if board == "F" else "F"
-        picture.above.append(element("text", {"x": left, "y": top - UNIT * 0.75, "font-size": UNIT * 0.5,
+        picture.above.append(element("text", {"x": left, "y": tops[board, 0] - UNIT * 0.85, "font-size": UNIT * 0.55,
                                               "fill": theme.text, "font-weight": "bold"}, title))
-        for column in range(length):
-            if column == 0 or (column + 1) % 5 == 0 or length <= 16:
-                picture.above.append(label(left + (column + 0.5) * UNIT, top - UNIT * 0.25, str(column + 1),
-                                           UNIT * 0.38, muted))
+        for start, end in bands:
+            top = tops[board, start]
+            for column in range(start, end):
+                if column in (start, end - 1) or (column + 1) % 5 == 0 or band <= 16:
+                    picture.above.append(label(left + (column - start + 0.5) * UNIT, top - UNIT * 0.28,
+                                               str(column + 1), UNIT * 0.4, muted))
+            for row in range(width):
+                picture.above.append(label(left - UNIT * 0.5, top + (row + 0.5) * UNIT, ROW_LETTERS[row],
+                                           UNIT * 0.45, muted))
+        top, right = tops[board, bands[-1][0]], left + (bands[-1][1] - bands[-1][0]) * UNIT
         for row in range(width):
-            y = top + (row + 0.5) * UNIT
-            picture.above.append(label(left - UNIT * 0.5, y, ROW_LETTERS[row], UNIT * 0.45, muted))
             onward = f"→ {other}1{ROW_LETTERS[width - 1 - row]}"
-            picture.above.append(element("text", {"x": right + UNIT * 0.3, "y": y, "font-size": UNIT * 0.42,
-                                                  "dominant-baseline": "central", "fill": theme.muted}, onward))
-        seam = element("line", {"x1": right, "y1": top - UNIT * 0.1, "x2": right, "y2": top + width * UNIT + UNIT * 0.1,
-                                "stroke": OKABE_ITO["purple"], "stroke-width": UNIT * 0.16,
-                                "stroke-dasharray": f"{UNIT * 0.3} {UNIT * 0.15}", "class": "seam"})
-        picture.above.append(seam)
-    picture.text_lines(left, top_of["F"] + width * UNIT + UNIT * 0.05,
-                       ["Seam (dashed): going on past a board's end leads to the other board's first column, "
-                        "rows flipped (a ↔ " + ROW_LETTERS[width - 1] + ")."], UNIT * 0.42)
+            picture.above.append(element("text", {"x": right + UNIT * 0.3, "y": top + (row + 0.5) * UNIT,
+                                                  "font-size": UNIT * 0.42, "dominant-baseline": "central",
+                                                  "fill": theme.muted}, onward))
+        picture.above.append(element("line", {"x1": right, "y1": top - UNIT * 0.1, "x2": right,
+                                              "y2": top + width * UNIT + UNIT * 0.1, "stroke": OKABE_ITO["purple"],
+                                              "stroke-width": UNIT * 0.16, "class": "seam",
+                                              "stroke-dasharray": f"{UNIT * 0.3} {UNIT * 0.15}"}))
+    picture.caption([f"Seam (dashed): past a board's last column the strip goes on at the other board's first "
+                     f"column, rows flipped (a ↔ {ROW_LETTERS[width - 1]})."], css="seam-note")
     return picture

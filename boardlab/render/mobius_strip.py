@@ -33,7 +33,7 @@ def draw_strip(strip: MobiusStrip, contents: list[CellContent], marks: Marks, th
     views = [_project(strip, turned) for turned in (False, True)]
     xs = [x for view in views for quad in view for x, _ in quad[2]]
     ys = [[y for quad in view for _, y in quad[2]] for view in views]
-    pad, caption = 44.0, 30.0
+    pad, caption = 64.0, 30.0
     width = max(xs) - min(xs) + 2 * pad
     heights = [max(y) - min(y) for y in ys]
     picture = Picture(width, sum(heights) + 2 * (pad + caption) + pad, theme)
@@ -43,7 +43,7 @@ def draw_strip(strip: MobiusStrip, contents: list[CellContent], marks: Marks, th
     for turned, view, y_values, height in zip((False, True), views, ys, heights, strict=True):
         dx, dy = pad - min(xs), top + caption - min(y_values)
         heading = "Seen from above" if not turned else "The same strip turned over: the other faces"
-        picture.above.append(element("text", {"x": pad, "y": top + caption * 0.6, "font-size": 15,
+        picture.above.append(element("text", {"x": pad, "y": top + caption * 0.6, "font-size": 20,
                                               "font-weight": "bold", "fill": theme.text}, heading))
         for face, _, outline, centre, radius in view:
             moved = tuple((x + dx, y + dy) for x, y in outline)
@@ -133,7 +133,7 @@ def _seam_and_labels(picture: Picture, strip: MobiusStrip, turned: bool, dx: flo
     picture.above.append(element("line", {"x1": a[0] + dx, "y1": a[1] + dy, "x2": b[0] + dx, "y2": b[1] + dy,
                                           "stroke": OKABE_ITO["purple"], "stroke-width": 4,
                                           "stroke-dasharray": "7 4", "class": "seam"}))
-    picture.above.append(label(b[0] + dx, b[1] + dy + 14, "seam", 12, {"fill": OKABE_ITO["purple"]}))
+    picture.above.append(label(a[0] + dx - 24, a[1] + dy, "seam", 15, {"fill": OKABE_ITO["purple"]}))
     for column in range(strip.length):
         if column and (column + 1) % 5:
             continue
@@ -142,5 +142,5 @@ def _seam_and_labels(picture: Picture, strip: MobiusStrip, turned: bool, dx: flo
         v = half * 1.3 * (1 if outward else -1)
         x, y, _ = _screen(_point(u, v, turned))
         board = "F" if _front_faces_camera(u, 0.0, False) != turned else "B"
-        picture.above.append(label(x + dx, y + dy, f"{board}{column + 1}", 10, {"fill": theme.muted}))
+        picture.above.append(label(x + dx, y + dy, f"{board}{column + 1}", 15, {"fill": theme.muted}))
 

@@ -63,8 +63,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     counts = [f"{SYMBOLS[s]} {COLOURS[s]} {hand[s]} in hand, territory {int(scores[s])}" for s in range(seats)]
     lines = [turn_text(view), " · ".join(counts),
              "A ring marks each starting peg; small marks and shading: the territory each would score now."]
-    y = picture.text_lines(margin * 0.4, picture.height - margin * 0.15, lines, UNIT * 0.42, css="status")
-    picture.height = y + UNIT * 0.3
+    picture.caption(lines)
     title = f"{game.name}: {size}×{size}, {seats} players, {turn_text(view)}"
     territory = "; ".join(f"{COLOURS[s]} territory {int(scores[s])}" for s in range(seats))
     return picture, title, describe(view, contents, COLOURS, [f"{territory}."])

@@ -50,9 +50,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
 
     swapped = " (the players have swapped colours)" if any(
         p.colour != p.seat for c in contents for p in c.pieces) else ""
-    picture.text_lines(MARGIN / 2, height - 4, [f"{turn_text(view)}{swapped}",
-                                                "● x (black)   ○ o (white)"], 7.5, css="status")
-    picture.height = height + 22
+    picture.caption([f"{turn_text(view)}{swapped}", "● x (black) · ○ o (white)"])
     board = f"{game.options['board']} board of side {game.options['size']}"
     title = f"{game.name}: {board}, {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS)

@@ -230,7 +230,7 @@ class Picture:
     def text_lines(self, x: float, y: float, lines: Iterable[str], size: float, *, anchor: str = "start",
                    css: str = "") -> float:
         """Lines of text from ``(x, y)`` down, wrapped to the picture's width; returns the ``y`` below the last."""
-        room = max(int((self.width - x - size) / (0.58 * size)), 12) if anchor == "start" else 200
+        room = max(int((self.width - x - size) / (0.54 * size)), 12) if anchor == "start" else 200
         wrapped = [piece for line in lines for piece in (textwrap.wrap(line, room) or [""])]
         parts = []
         for line in wrapped:
@@ -239,6 +239,12 @@ class Picture:
             y += size * 1.35
         self.above.append(group({"class": css or None}, parts))
         return y
+
+    def caption(self, lines: Iterable[str], *, css: str = "status", gap: float = 0.0) -> None:
+        """Lines under everything drawn so far, in type sized to the picture's width (legible when the
+        picture is shrunk to a phone's width), growing the picture to hold them."""
+        size = self.width / 34
+        self.height = self.text_lines(size * 0.8, self.height + gap, lines, size, css=css) + size * 0.5
 
     # -- the whole --------------------------------------------------------------------------------
 
