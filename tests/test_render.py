@@ -215,3 +215,18 @@ def test_a_finished_game_and_a_spectator_are_drawn_too() -> None:
     hmdg = hmdg_after(["b1/row", "none"])
     spectator = parse(render.board_svg(hmdg.view(None)))
     assert not any("hidden" in (e.get("data-piece") or "") for e in spectator.iter())
+
+
+def test_mynd_joins_each_trunk_and_shades_territory() -> None:
+    game = boardlab.load("mynd", size=5)
+    state = game.new_game().play("b2").play("d4").play("b2^")  # black's b3 was pushed off its trunk
+    assert game.trunks(state.view(0)) == [("a1",), ("e5", "d4")]
+    root = parse(render.board_svg(state.view(1)))
+    lines = {e.get("class"): e.get("d") for e in root.iter() if (e.get("class") or "").startswith("trunk")}
+    assert list(lines) == ["trunk seat-1"] and lines["trunk seat-1"].count("M") == 1
+    game = boardlab.load("mynd", size=7, players=3)
+    state = random_state(game, 60, seed=3)
+    claimed = {name for name, claim in zip(game.cell_names(), game.claims(state.data), strict=True) if claim >= 0}
+    assert claimed, "the position has territory"
+    cells = cells_of(parse(render.board_svg(state.view(0))))
+    assert {name for name, group in cells.items() if group.find(".//*[@class='territory']") is not None} == claimed

@@ -13,7 +13,7 @@ from boardlab.games.mynd.face import Mynd
 from boardlab.render.common import cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, grid_lines, point_cells
 from boardlab.render.picture import CellDrawing, Marks, Picture, Theme, piece_group
-from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, shrink
+from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, number, shrink
 
 LAYOUTS = ("board",)
 COLOURS = ("black", "white", "red", "green")
@@ -24,6 +24,7 @@ STYLES = (
     PieceStyle("green", OKABE_ITO["green"], "#003D2B", "#FFFFFF", "diamond"),
 )
 TINTS = ("#3A3A3A", "#FFFFFF", OKABE_ITO["vermillion"], OKABE_ITO["green"])
+TRUNK_LINES = ("#1B1B1B", "#8C8C8C", OKABE_ITO["vermillion"], OKABE_ITO["green"])
 SYMBOLS = ("●", "○", "■", "◆")
 GO_COLUMNS = "abcdefghjklmnopqrstuvwxyz"
 UNIT = 26.0
@@ -39,6 +40,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     picture = Picture(2 * margin + (size - 1) * UNIT, 2 * margin + (size - 1) * UNIT, theme)
     grid_lines(picture, size, size, UNIT, margin, margin)
     cells = point_cells([c.name for c in contents], size, size, UNIT, margin, margin)
+    _trunk_lines(picture, game.trunks(view), {cell.name: cell.centre for cell in cells})
     drawings = []
     for cell, content, claim in zip(cells, contents, claims, strict=True):
         under, title = "", cell_title(content, COLOURS)
@@ -62,7 +64,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     scores = game.scores(view.data) or ()
     counts = [f"{SYMBOLS[s]} {COLOURS[s]} {hand[s]} in hand, territory {int(scores[s])}" for s in range(seats)]
     lines = [turn_text(view), " · ".join(counts),
-             "A ring marks each starting peg; small marks and shading: the territory each would score now."]
+             "A ring marks each starting peg, thick lines join each trunk (the pieces joined to the peg); "
+             "small marks and shading: the territory each would score now."]
     picture.caption(lines)
     title = f"{game.name}: {size}×{size}, {seats} players, {turn_text(view)}"
     territory = "; ".join(f"{COLOURS[s]} territory {int(scores[s])}" for s in range(seats))
@@ -77,3 +80,17 @@ def _piece(colour: int, kind: str, cx: float, cy: float) -> str:
         body += element("circle", {"cx": cx, "cy": cy, "r": r * 0.42, "fill": "none", "stroke": style.ink,
                                    "stroke-width": r * 0.18, "class": "peg"})
     return body
+
+
+def _trunk_lines(picture: Picture, trunks: list[tuple[str, ...]], centres: dict[str, tuple[float, float]]) -> None:
+    """A thick line between each two neighbouring pieces of a trunk, under the pieces: the tree's branches."""
+    parts = []
+    for seat, names in enumerate(trunks):
+        points = [centres[name] for name in names]
+        path = "".join(f"M{number(ax)},{number(ay)}L{number(bx)},{number(by)}"
+                       for i, (ax, ay) in enumerate(points) for bx, by in points[i + 1:]
+                       if max(abs(ax - bx), abs(ay - by)) < UNIT * 1.5)
+        if path:
+            parts.append(element("path", {"d": path, "stroke": TRUNK_LINES[seat], "stroke-width": UNIT * 0.16,
+                                          "stroke-linecap": "round", "fill": "none", "class": f"trunk seat-{seat}"}))
+    picture.below.extend(parts)

@@ -690,6 +690,17 @@ class Mynd(Game):
             contents.append(CellContent(name, pieces, frozenset({f"banked:{lock - 1}"} if lock else ())))
         return contents
 
+    def trunks(self, view: View) -> list[tuple[str, ...]]:
+        """Each seat's trunk (M5): the points of its pieces joined to its peg (diagonally where the link walls)."""
+        work = view.data.copy()
+        trunk = int(self.spec[lay.S_TRUNK])
+        work[trunk: trunk + self.cells] = 0
+        for seat in range(self.num_seats):
+            territory._mark_trunk(work, self.spec, seat)
+        stamps = work[trunk: trunk + self.cells].tolist()
+        return [tuple(self._names[c] for c, stamp in enumerate(stamps) if stamp == seat + 1)
+                for seat in range(self.num_seats)]
+
     def in_hand(self, data: np.ndarray) -> tuple[int, ...]:
         """Pieces each seat still has to place."""
         return tuple(int(data[lay.F_SUPPLY + seat]) for seat in range(self.num_seats))
