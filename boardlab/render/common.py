@@ -42,13 +42,14 @@ def describe(view: View, contents: Sequence[CellContent], colour_names: Sequence
     groups: dict[str, list[str]] = {}
     for content in contents:
         for piece in content.pieces:
-            key = f"{colour_names[piece.colour]} {piece.kind}s"
+            plural = {"hidden": "hidden stones", "revealed": "revealed stones"}.get(piece.kind, f"{piece.kind}s")
+            key = f"{colour_names[piece.colour]} {plural}"
             numbers = "/".join(str(v) for v in piece.numbers.values())
             groups.setdefault(key, []).append(content.name + (f" ({numbers})" if numbers else ""))
     marked: dict[str, list[str]] = {}
     for content in contents:
         for mark in content.marks:
-            marked.setdefault(mark.replace(":", " "), []).append(content.name)
+            marked.setdefault(mark.replace(":", " seat "), []).append(content.name)
     parts = [f"{view.game.name}, as seen by "
              f"{'a spectator' if view.seat is None else f'seat {view.seat}'}. {turn_text(view)}."]
     parts += [f"{key}: {', '.join(names)}." for key, names in groups.items()]
