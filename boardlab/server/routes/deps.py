@@ -1,0 +1,39 @@
+"""What every route needs: the service and who is asking (a bearer token, the session cookie, a seat token)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Query, Request
+
+from boardlab.server.play import Actor
+from boardlab.server.service import GameService
+
+COOKIE = "boardlab_session"
+
+
+def service(request: Request) -> GameService:
+    found: GameService = request.app.state.service
+    return found
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def actor(
+    request: Request,
+    service: Annotated[GameService, Depends(service)],
+    authorization: Annotated[str | None, Header(description="Bearer TOKEN (an API or session token)")] = None,
+    x_seat_token: Annotated[str | None, Header(description="a guest seat's token")] = None,
+    seat_token: Annotated[str | None, Query(max_length=100, description="a guest seat's token")] = None,
+) -> Actor:
+    token = bearer(authorization) or request.cookies.get(COOKIE)
+    return service.actor(token, x_seat_token or seat_token)
+
+
+Service = Annotated[GameService, Depends(service)]
+Caller = Annotated[Actor, Depends(actor)]
