@@ -230,10 +230,8 @@ class GameService:
     def _my_games(self, session: Session, actor: Actor) -> list[GameSummary]:
         if actor.user is None:
             return []
-        mine = aliased(Seat)
-        rows = session.scalars(
-            select(GameRow).join(mine, mine.game_id == GameRow.id).where(mine.user_id == actor.user.id)
-            .distinct().order_by(GameRow.id.desc()).limit(200)).all()
+        seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == actor.user.id)
+        rows = session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(200)).all()
         games = [self._summary(r, actor) for r in rows]
         finished = [g for g in games if g.status not in ("active", "challenge")][:LIST_LIMIT]
         current = [g for g in games if g.status in ("active", "challenge")]

@@ -221,8 +221,7 @@ def test_upload_a_record_to_continue_it(sqlite_api: Api) -> None:
 # -- lists ------------------------------------------------------------------------------------------
 
 
-def test_my_games_put_those_waiting_for_me_first(sqlite_api: Api) -> None:
-    api = sqlite_api
+def test_my_games_put_those_waiting_for_me_first(api: Api) -> None:
     waiting_for_bob = api.pair("ndengrod", SMALL)
     api.move("ann", waiting_for_bob, "b2", ply=0)
     waiting_for_ann = api.pair("ndengrod", SMALL)
@@ -290,7 +289,8 @@ def test_the_computer_answers_and_a_guest_plays_without_an_account(sqlite_api: A
     game_id = body["game"]["id"]
     guest = {"X-Seat-Token": token}
     assert body["game"]["your_seats"] == [0] and body["game"]["can_hint"] is True
-    assert api.client.post(f"/api/games/{game_id}/moves", json={"ply": 0, "move": "b2"}, headers=guest).status_code == 201
+    moved = api.client.post(f"/api/games/{game_id}/moves", json={"ply": 0, "move": "b2"}, headers=guest)
+    assert moved.status_code == 201
     answered = wait_for(lambda: (g := api.client.get(f"/api/games/{game_id}", headers=guest).json())["ply"] == 2 and g)
     assert answered["to_move"] == 0 and answered["view"]["moves"][1]["seat"] == 1
     hint = api.client.post(f"/api/games/{game_id}/hint", headers=guest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -120,6 +121,7 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
         channel = f"game:{game_id}"
         queue = service.broker.subscribe(channel)
         try:
+            yield f": boardlab worker {os.getpid()}\n\n"  # a comment (clients skip it): which process serves
             out, sent = first, -1
             while True:
                 if out.version != sent:
