@@ -222,6 +222,8 @@ def create(session: Session, actor: Actor, request: CreateGameRequest) -> Create
         raise BoardlabError("at least one seat must be for a person (me, user, open or guest)")
     session.add(row)
     session.flush()
+    for seat in row.seats:  # loaded now, for the notices written after the commit
+        seat.user = session.get(User, seat.user_id) if seat.user_id is not None else None
     if record is not None:
         for ply, move in enumerate(state.history()):
             session.add(MoveRow(game_id=row.id, ply=ply, text=move.text, seat=_mover(state, ply), at=at, seconds=0))
@@ -312,6 +314,7 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
                         (f" (seat {requested})" if requested is not None else ""))
     seat = choices[0]
     seat.user_id, seat.accepted = actor.user.id, True
+    seat.user = session.get(User, actor.user.id)
     row.version += 1
     if all(s.accepted for s in row.seats):
         start(row, current_state(session, row, cache), clocks.now())

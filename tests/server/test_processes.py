@@ -65,8 +65,8 @@ def test_kill_9_in_a_stream_of_moves_loses_no_acknowledged_move(db_url: str, tmp
             headers = Api(client).user(name)
             while not stop.is_set():
                 try:
-                    game = client.post("/api/games", json={"game": "ndengrod", "seats": [{"kind": "me"}, {"kind": "me"}]},
-                                       headers=headers).json()["game"]
+                    body = {"game": "ndengrod", "seats": [{"kind": "me"}, {"kind": "me"}]}
+                    game = client.post("/api/games", json=body, headers=headers).json()["game"]
                     games.add(game["id"])
                     while game["status"] == "active" and not stop.is_set():
                         move = rng.choice(game["view"]["legal_moves"])["text"]
