@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 import json
-import stat
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -72,5 +72,5 @@ def test_two_people_play_by_mail(sqlite_url: str, tmp_path: Path, monkeypatch: p
 def test_an_unreachable_server_is_one_line_and_status_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     remote = Remote("http://127.0.0.1:9", tmp_path, monkeypatch, capsys)
-    code, out, err = remote("board", "1")
+    code, _, err = remote("board", "1")
     assert code == 2 and err.count("\n") == 1 and "cannot reach the server" in err

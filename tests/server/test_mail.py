@@ -17,7 +17,7 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[Message] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd's name)
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append(message_from_bytes(envelope.content))
         return "250 OK"
 
