@@ -251,7 +251,7 @@ def _print_game(game: dict[str, Any]) -> None:
     print(f"Game {game['id']} ({game['game_name']}), ply {game['ply']}: {_players(game)}")
     print(view["board"])
     print(view["description"])
-    legal = [m["text"] for m in view["legal_moves"]]
+    legal = view["legal_moves"]
     if legal:
         shown = " ".join(legal[:40]) + (f" … ({len(legal)} moves)" if len(legal) > 40 else "")
         print(f"Your moves: {shown}")

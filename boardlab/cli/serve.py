@@ -40,10 +40,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from boardlab.server import migrate
 
-    base = Settings.from_env()
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
-                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url,
-                         secret_key=base.secret_key)
+                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
     print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "

@@ -13,9 +13,8 @@ settings there once and each worker's :func:`~boardlab.server.app.app_from_env` 
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from boardlab.errors import BoardlabError
@@ -23,7 +22,7 @@ from boardlab.errors import BoardlabError
 DEFAULT_DB = "sqlite:///boardlab.db"
 _ENV = {
     "db_url": "BOARDLAB_DB", "host": "BOARDLAB_HOST", "port": "BOARDLAB_PORT", "workers": "BOARDLAB_WORKERS",
-    "smtp": "BOARDLAB_SMTP", "mail_from": "BOARDLAB_MAIL_FROM", "secret_key": "BOARDLAB_SECRET_KEY",
+    "smtp": "BOARDLAB_SMTP", "mail_from": "BOARDLAB_MAIL_FROM",
     "base_url": "BOARDLAB_BASE_URL", "ai_workers": "BOARDLAB_AI_WORKERS", "sweep_seconds": "BOARDLAB_SWEEP_SECONDS",
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
 }
@@ -43,7 +42,6 @@ class Settings:
     workers: int = 1
     smtp: str | None = None
     mail_from: str = "boardlab@localhost"
-    secret_key: str = field(default_factory=lambda: secrets.token_hex(32))
     base_url: str | None = None
     ai_workers: int = 1
     sweep_seconds: float = 1.0

@@ -34,21 +34,24 @@ class Broker:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
 
-    def subscribe(self, channel: str) -> asyncio.Queue[None]:
+    def subscribe(self, *channels: str) -> asyncio.Queue[None]:
+        """A queue nudged whenever any of ``channels`` changes (call from the event loop)."""
         queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
         with self._lock:
-            self._queues.setdefault(channel, set()).add(queue)
+            for channel in channels:
+                self._queues.setdefault(channel, set()).add(queue)
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
         return queue
 
-    def unsubscribe(self, channel: str, queue: asyncio.Queue[None]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[None], *channels: str) -> None:
         with self._lock:
-            queues = self._queues.get(channel)
-            if queues is not None:
-                queues.discard(queue)
-                if not queues:
-                    del self._queues[channel]
+            for channel in channels:
+                queues = self._queues.get(channel)
+                if queues is not None:
+                    queues.discard(queue)
+                    if not queues:
+                        del self._queues[channel]
 
     def watchers(self, channel: str) -> int:
         with self._lock:

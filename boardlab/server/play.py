@@ -9,13 +9,13 @@ single writer) and checked against what the database holds, never against a cach
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from boardlab import records
 from boardlab.ai.levels import make_agent
@@ -66,6 +66,31 @@ def replay(game: Game, start: str | None, moves: list[str]) -> State:
     return state
 
 
+class MoveInfo(NamedTuple):
+    """When and by whom a move was made (its text comes from the viewer's view)."""
+
+    ply: int
+    seat: int
+    at: datetime
+    seconds: float
+
+
+def move_infos(session: Session, game_id: int) -> list[MoveInfo]:
+    return [MoveInfo(*r) for r in session.execute(
+        select(MoveRow.ply, MoveRow.seat, MoveRow.at, MoveRow.seconds)
+        .where(MoveRow.game_id == game_id).order_by(MoveRow.ply))]
+
+
+def known_moves(session: Session, row: GameRow, cache: StateCache) -> list[MoveInfo]:
+    found = cache.moves(row)
+    if found is None:
+        found = move_infos(session, row.id)
+        state = cache.get(row)
+        if state is not None:
+            cache.put(row, state, found)
+    return found
+
+
 class StateCache:
     """The live position of recently used games, so that a move need not replay the whole game.
 
@@ -75,7 +100,7 @@ class StateCache:
 
     def __init__(self, size: int = 2000) -> None:
         self.size = size
-        self._states: dict[int, tuple[int, int, State]] = {}
+        self._states: dict[int, tuple[int, int, State, list[MoveInfo] | None]] = {}
 
     def get(self, row: GameRow) -> State | None:
         entry = self._states.get(row.id)
@@ -83,11 +108,18 @@ class StateCache:
             return None
         return entry[2]
 
-    def put(self, row: GameRow, state: State) -> None:
+    def moves(self, row: GameRow) -> list[MoveInfo] | None:
+        """The moves' seats and times, if kept with the position."""
+        entry = self._states.get(row.id)
+        if entry is None or entry[:2] != (row.ply, row.undos):
+            return None
+        return entry[3]
+
+    def put(self, row: GameRow, state: State, moves: list[MoveInfo] | None = None) -> None:
         self._states.pop(row.id, None)
         if len(self._states) >= self.size:
             self._states.pop(next(iter(self._states)))
-        self._states[row.id] = (row.ply, row.undos, state)
+        self._states[row.id] = (row.ply, row.undos, state, moves)
 
     def drop(self, game_id: int) -> None:
         self._states.pop(game_id, None)
@@ -162,14 +194,18 @@ def seat_name(seat: Seat) -> str | None:
 
 
 def lock_game(session: Session, game_id: int) -> GameRow:
-    row = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+    """The game's row, locked until the commit, with its seats and their users (one query)."""
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))
+                          .with_for_update(of=GameRow)).unique().first()
     if row is None:
         raise NotFound(f"no game {game_id}")
     return row
 
 
 def get_game(session: Session, game_id: int) -> GameRow:
-    row = session.get(GameRow, game_id)
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))).unique().first()
     if row is None:
         raise NotFound(f"no game {game_id}")
     return row
@@ -342,6 +378,7 @@ class Moved:
     row: GameRow
     state: State
     timed_out: bool = False
+    moves: list[MoveInfo] = field(default_factory=list)
 
 
 def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
@@ -367,10 +404,12 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
         timeout(row, at)
         return Moved(row, current_state(session, row, cache), timed_out=True)
     state = current_state(session, row, cache)
+    before = known_moves(session, row, cache)
     after = state.play(text)
     assert after.last_move is not None
     spent = clocks.seconds_between(row.turn_started_at, at)
     session.add(MoveRow(game_id=row.id, ply=row.ply, text=after.last_move.text, seat=seat, at=at, seconds=spent))
+    moves = [*before, MoveInfo(row.ply, seat, at, spent)]
     mover = next(s for s in row.seats if s.seat == seat)
     mover.remaining_seconds = time_control(row).after_move(mover.remaining_seconds, spent)
     row.ply += 1
@@ -382,7 +421,7 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
         finish(row, list(after.result), RULES, None, at)
     else:
         _start_turn(row, at)
-    return Moved(row, after)
+    return Moved(row, after, moves=moves)
 
 
 def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime) -> None:

@@ -169,11 +169,6 @@ class MoveOut(BaseModel):
     seconds: float
 
 
-class LegalMoveOut(BaseModel):
-    text: str
-    steps: list[str] = Field(description="the move as it is entered step by step (one entry for one-step moves)")
-
-
 class ViewOut(BaseModel):
     seat: int | None = Field(description="whose view this is; null: a spectator's")
     ply: int
@@ -181,7 +176,10 @@ class ViewOut(BaseModel):
     position: str = Field(description="the position as this seat may know it, in the game's position notation")
     board: str = Field(description="the board drawn as text, as this seat may see it")
     description: str
-    legal_moves: list[LegalMoveOut]
+    legal_moves: list[str] = Field(description="the viewing seat's legal moves (none unless it is to move)")
+    move_steps: dict[str, list[str]] = Field(
+        description="for each legal move entered in several steps (a capture chain, a slide), the text after "
+                    "each step, its last entry the move itself; moves of one step are not listed")
     moves: list[MoveOut]
     result: list[float] | None
     end_reason: str | None

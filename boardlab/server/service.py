@@ -6,7 +6,9 @@ Routes are thin wrappers over these methods; the background sweep calls :meth:`G
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
@@ -24,7 +26,7 @@ from boardlab.server.errors import Conflict, Forbidden, Unauthorised
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
-from boardlab.server.models import MoveRow, Seat
+from boardlab.server.models import Seat, User
 from boardlab.server.play import Actor
 from boardlab.server.schemas import (
     CreatedGameOut,
@@ -39,7 +41,12 @@ from boardlab.server.schemas import (
 )
 
 log = logging.getLogger("boardlab.server")
-AI_LEASE = timedelta(seconds=120)  # a computer turn not answered by then is searched again
+# A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
+# back at once). A search that outlives it is harmless: the version check keeps one answer.
+AI_LEASE = timedelta(seconds=30)
+# A token checked against the database is trusted this long without checking again (seconds): a
+# logout takes effect at once in the process that handles it, and within this time in the others.
+TOKEN_MEMORY = 5.0
 LIST_LIMIT = 50
 
 
@@ -54,8 +61,19 @@ class GameService:
         self.ai = ai.AIPool(settings.ai_workers)
         self.mailer = Mailer(settings.smtp_address, settings.mail_from)
         self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
+        self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
+        self._searching: set[int] = set()  # games whose computer turn this process is searching
+        self._closing = False
 
     def close(self) -> None:
+        self._closing = True
+        if self._searching:  # hand the turns back, so that the next server to start takes them at once
+            try:
+                with self.db.write() as session:
+                    session.execute(update(GameRow).where(GameRow.id.in_(list(self._searching)))
+                                    .values(ai_lease_until=None).execution_options(synchronize_session=False))
+            except Exception:
+                log.exception("could not hand back the computer's turns")
         self.notifier.stop()
         self.ai.shutdown()
         self._io.shutdown(wait=False, cancel_futures=True)
@@ -65,13 +83,27 @@ class GameService:
     # -- who is asking --------------------------------------------------------------------------
 
     def actor(self, token: str | None, seat_token: str | None) -> Actor:
-        user = None
-        if token:
-            with self.db.read() as session:
-                user = accounts.user_for_token(session, token)
-            if user is None:
-                raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
+        found = self.known_actor(token, seat_token)
+        if found is not None:
+            return found
+        assert token is not None
+        with self.db.read() as session:
+            user = accounts.user_for_token(session, token)
+        if user is None:
+            raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
+        self._tokens[token] = (time.monotonic() + TOKEN_MEMORY, user)
+        if len(self._tokens) > 10_000:
+            self._tokens.clear()
         return Actor(user=user, seat_token=seat_token or None)
+
+    def known_actor(self, token: str | None, seat_token: str | None) -> Actor | None:
+        """The caller, if that needs no database lookup (no token, or one checked a moment ago)."""
+        if not token:
+            return Actor(user=None, seat_token=seat_token or None)
+        memory = self._tokens.get(token)
+        if memory is None or memory[0] < time.monotonic():
+            return None
+        return Actor(user=memory[1], seat_token=seat_token or None)
 
     # -- accounts -------------------------------------------------------------------------------
 
@@ -99,6 +131,7 @@ class GameService:
         return TokenOut(user=user.name, token=token, kind=request.kind)
 
     def logout(self, token: str) -> None:
+        self._tokens.pop(token, None)
         with self.db.write() as session:
             accounts.revoke(session, token)
 
@@ -129,7 +162,7 @@ class GameService:
         state = play.current_state(session, row, self.cache)
         held = play.seats_held(row, actor)
         viewer = play.viewing_seat(row, actor, seat)
-        move_rows = list(session.scalars(select(MoveRow).where(MoveRow.game_id == row.id).order_by(MoveRow.ply)))
+        move_rows = play.known_moves(session, row, self.cache)
         return views.game_out(row, state, viewer, held, move_rows, self._can_hint(row, held), at_ply)
 
     @staticmethod
@@ -169,7 +202,11 @@ class GameService:
         moved = self._move(actor, game_id, ply, text, seat)
         if moved.timed_out:
             raise Conflict(f"too late: seat {moved.row.loser} ran out of time and lost game {game_id}")
-        return self.show(actor, game_id, seat)
+        # Answered from what the transaction wrote (the hot path: no second read of the game).
+        held = play.seats_held(moved.row, actor)
+        viewer = play.viewing_seat(moved.row, actor, seat)
+        return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
+                              self._can_hint(moved.row, held))
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None) -> play.Moved:
@@ -181,7 +218,7 @@ class GameService:
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
         if not moved.timed_out:
-            self.cache.put(moved.row, moved.state)
+            self.cache.put(moved.row, moved.state, moved.moves)
         self._after(moved.row, moved.state, "timeout" if moved.timed_out else "moved")
         return moved
 
@@ -315,11 +352,19 @@ class GameService:
             job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
                          seat.agent, row.seed + row.ply)
             version, ply = row.version, row.ply
+        self._searching.add(game_id)
         future = self.ai.submit(ai.choose, job)
-        future.add_done_callback(lambda done: self._io.submit(self._ai_answer, game_id, version, ply, done))
+        future.add_done_callback(lambda done: self._ai_done(game_id, version, ply, done))
         return True
 
+    def _ai_done(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
+        if self._closing:
+            return
+        with contextlib.suppress(RuntimeError):  # the server is stopping
+            self._io.submit(self._ai_answer, game_id, version, ply, done)
+
     def _ai_answer(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
+        self._searching.discard(game_id)
         try:
             text = done.result()
         except Exception:

@@ -7,19 +7,19 @@ request would.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
-from boardlab.server.models import MoveRow
 from boardlab.server.play import TIMEOUT, game_of, seat_name, time_control
 from boardlab.server.schemas import (
     ClockOut,
     GameOut,
     GameSummary,
-    LegalMoveOut,
     MoveOut,
     SeatOut,
     TimeOut,
@@ -82,25 +82,29 @@ def describe(row: GameRow, view: View) -> str:
     return f"{label(view.to_move)} to move (seat {view.to_move})."
 
 
-def view_out(row: GameRow, state: State, seat: int | None, move_rows: list[MoveRow]) -> ViewOut:
+def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any]) -> ViewOut:
     view = state.view(seat)
     game = state.game
-    legal = []
+    legal: list[str] = []
+    steps: dict[str, list[str]] = {}
     if row.status == "active":
         for legal_move in view.legal_moves():
+            legal.append(legal_move.text)
             path = legal_move.path
-            steps = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] + [legal_move.text]
-            legal.append(LegalMoveOut(text=legal_move.text, steps=steps))
-    history = view.history()
+            if len(path) > 1:
+                steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
+                    + [legal_move.text]
+    # Under perfect information the view is the state, whose moves already carry their text.
+    history = view.state.history() if game.info.perfect_information else view.history()
     moves = [MoveOut(ply=m.ply, seat=m.seat, text=history[m.ply].text, at=utc(m.at) or m.at, seconds=m.seconds)
              for m in move_rows if m.ply < len(history)]
     result = list(view.result) if view.result is not None else None
     return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
                    position=view.to_text(), board=str(view), description=describe(row, view),
-                   legal_moves=legal, moves=moves, result=result, end_reason=view.end_reason)
+                   legal_moves=legal, move_steps=steps, moves=moves, result=result, end_reason=view.end_reason)
 
 
-def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move_rows: list[MoveRow],
+def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move_rows: Sequence[Any],
              can_hint: bool, at_ply: int | None = None) -> GameOut:
     """The game as the caller holding ``held`` sees it from ``seat``; ``at_ply``: the position after that
     many moves (a step back through the move list) instead of the current one."""

@@ -29,7 +29,16 @@ from boardlab.server import clocks
 from boardlab.server.app import create_app
 from boardlab.server.config import Settings
 
-PG_BIN = Path(os.environ.get("BOARDLAB_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+def _pg_bin() -> Path:
+    """Where Debian keeps PostgreSQL's server programs (the newest version installed)."""
+    if "BOARDLAB_PG_BIN" in os.environ:
+        return Path(os.environ["BOARDLAB_PG_BIN"])
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 PASSWORD = "correct horse"
 
 

@@ -227,3 +227,26 @@ def test_events_are_built_for_each_watchers_own_seat(sqlite_url: str, seat: int)
         assert all(g["view"]["seat"] == seat and g["your_seats"] == [seat] for g in got)
         to_move = [bool(g["view"]["legal_moves"]) for g in got]
         assert to_move == ([True, False, True] if seat == 0 else [False, True, False])
+
+
+def test_the_lobby_stream_tells_a_user_of_a_challenge(sqlite_url: str) -> None:
+    with LiveServer(settings_for(sqlite_url)) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        api = Api(client)
+        bob = api.user("bob")
+        events: list[str] = []
+
+        def listen() -> None:
+            with httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=30)) as own, \
+                    own.stream("GET", "/api/my/events", headers=bob) as response:
+                for line in response.iter_lines():
+                    if line.startswith("event:"):
+                        events.append(line)
+                        if len(events) == 2:
+                            return
+
+        thread = threading.Thread(target=listen)
+        thread.start()
+        wait_for(lambda: events)
+        api.game("ann", "ndengrod", [{"kind": "me"}, {"kind": "user", "user": "bob"}], SMALL)
+        thread.join(timeout=30)
+        assert events == ["event: lobby", "event: lobby"]

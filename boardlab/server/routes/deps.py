@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header, Query, Request
+from starlette.concurrency import run_in_threadpool
 
 from boardlab.server.play import Actor
 from boardlab.server.service import GameService
@@ -24,7 +25,7 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def actor(
+async def actor(
     request: Request,
     service: Annotated[GameService, Depends(service)],
     authorization: Annotated[str | None, Header(description="Bearer TOKEN (an API or session token)")] = None,
@@ -32,7 +33,9 @@ def actor(
     seat_token: Annotated[str | None, Query(max_length=100, description="a guest seat's token")] = None,
 ) -> Actor:
     token = bearer(authorization) or request.cookies.get(COOKIE)
-    return service.actor(token, x_seat_token or seat_token)
+    seat = x_seat_token or seat_token
+    known = service.known_actor(token, seat)  # most requests: no database, no thread
+    return known if known is not None else await run_in_threadpool(service.actor, token, seat)
 
 
 Service = Annotated[GameService, Depends(service)]

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.server.errors import ApiError
@@ -41,18 +42,23 @@ def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> Cr
     return service.create(caller, body)
 
 
+def answer(out: BaseModel, status: int = 200) -> Response:
+    """``out`` as JSON, already validated: the hot paths skip FastAPI's second validation of the answer."""
+    return Response(out.model_dump_json(), status_code=status, media_type="application/json")
+
+
 @router.get("/games/{game_id}", response_model=GameOut)
 def get_game(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery = None,
              ply: Annotated[int | None, Query(ge=0, le=100_000, description="the position after this many moves")]
-             = None) -> GameOut:
-    return service.show(caller, game_id, seat, ply)
+             = None) -> Response:
+    return answer(service.show(caller, game_id, seat, ply))
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
              responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
                         422: {"description": "illegal move, with the rules' reason"}})
-def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> GameOut:
-    return service.move(caller, game_id, body.ply, body.move, body.seat)
+def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
+    return answer(service.move(caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
 @router.post("/games/{game_id}/accept", response_model=GameOut)
@@ -137,7 +143,33 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
                     continue
                 out = await run_in_threadpool(service.show, caller, game_id, seat)
         finally:
-            service.broker.unsubscribe(channel, queue)
+            service.broker.unsubscribe(queue, channel)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.get("/my/events", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "Server-Sent Events: 'lobby' whenever one of your games, a challenge "
+                                            "to you, or the list of open challenges and games changes (fetch "
+                                            "/api/lobby again); logged-out callers hear the public lobby only"}})
+async def my_events(caller: Caller, service: Service) -> StreamingResponse:
+    channels = ["lobby"] if caller.user is None else ["lobby", f"user:{caller.user.id}"]
+
+    async def stream() -> AsyncIterator[str]:
+        queue = service.broker.subscribe(*channels)
+        try:
+            yield "event: lobby\ndata: {}\n\n"
+            while True:
+                try:
+                    await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield "event: lobby\ndata: {}\n\n"
+        finally:
+            service.broker.unsubscribe(queue, *channels)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
