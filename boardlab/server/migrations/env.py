@@ -7,11 +7,11 @@ from sqlalchemy import create_engine
 
 from boardlab.server.models import Base
 
-config = context.config
 target_metadata = Base.metadata
 
 
 def run_migrations_online() -> None:
+    config = context.config
     connection = config.attributes.get("connection")
     if connection is None:
         engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
@@ -24,10 +24,18 @@ def run_migrations_online() -> None:
         context.run_migrations()
 
 
-if context.is_offline_mode():
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
+def run_migrations_offline() -> None:
+    context.configure(url=context.config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
                       literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
-else:
+
+
+try:
+    offline = context.is_offline_mode()
+except (AttributeError, NameError):  # imported outside a migration (pytest collecting doctests): nothing to run
+    offline = None
+if offline is True:
+    run_migrations_offline()
+elif offline is False:
     run_migrations_online()

@@ -13,7 +13,7 @@ from boardlab.server.service import GameService
 COOKIE = "boardlab_session"
 
 
-def service(request: Request) -> GameService:
+async def service(request: Request) -> GameService:  # async: no trip through the thread pool
     found: GameService = request.app.state.service
     return found
 
