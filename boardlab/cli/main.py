@@ -71,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+
+    from boardlab.cli import remote, serve
+
+    serve.add_arguments(commands)
+    remote.add_arguments(commands)
     return parser
 
 
@@ -191,10 +196,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return run_replay(args)
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from boardlab.cli.serve import run_serve
+
+    return run_serve(args)
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from boardlab.cli.serve import run_db
+
+    return run_db(args)
+
+
+def cmd_remote(args: argparse.Namespace) -> int:
+    from boardlab.cli.remote import run_remote
+
+    return run_remote(args)
+
+
 COMMANDS = {
     "games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay,
     "match": cmd_match,
 }
+COMMANDS.update({"serve": cmd_serve, "db": cmd_db, "remote": cmd_remote})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,62 @@
+"""``boardlab serve`` and ``boardlab db upgrade``: run the game server; migrate its database."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from boardlab.server.config import DEFAULT_DB, Settings
+
+
+def add_arguments(commands: argparse._SubParsersAction) -> None:
+    serve = commands.add_parser("serve", help="run the game server (API at /api, its documentation at /docs)")
+    serve.add_argument("--db", metavar="URL", help=f"database: sqlite:///FILE (default {DEFAULT_DB}, in this "
+                       f"folder) or postgresql+psycopg://USER:PASSWORD@HOST/NAME")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs PostgreSQL)")
+    serve.add_argument("--ai-workers", type=int, default=1, metavar="N",
+                       help="processes searching the computer's moves, per server process (default 1)")
+    serve.add_argument("--smtp", metavar="HOST:PORT",
+                       help="send e-mail notices through this SMTP server (default: none)")
+    serve.add_argument("--mail-from", default="boardlab@localhost", metavar="ADDRESS", help="sender of the notices")
+    serve.add_argument("--base-url", metavar="URL", help="the server's address as people reach it (for links in mail)")
+    serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+
+    db = commands.add_parser("db", help="the server's database: `boardlab db upgrade` applies the migrations")
+    db.add_argument("action", choices=("upgrade", "current"), help="upgrade: migrate to the newest schema; "
+                    "current: print the schema revision")
+    db.add_argument("--db", metavar="URL", help=f"database URL (default {DEFAULT_DB})")
+
+
+def _settings(args: argparse.Namespace, **more: object) -> Settings:
+    db = args.db or os.environ.get("BOARDLAB_DB") or DEFAULT_DB
+    return Settings(db_url=db, **more)  # type: ignore[arg-type]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from boardlab.server import migrate
+
+    settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
+                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url)
+    migrate.upgrade(settings.db_url)  # once, here, before the workers start
+    os.environ.update(settings.with_(migrate=False).to_env())
+    print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "
+          f"worker{'s' if settings.workers > 1 else ''}); the API's documentation is at {settings.public_url}/docs",
+          flush=True)
+    uvicorn.run("boardlab.server.app:app_from_env", factory=True, host=settings.host, port=settings.port,
+                workers=settings.workers, log_level=args.log_level, timeout_graceful_shutdown=5)
+    return 0
+
+
+def run_db(args: argparse.Namespace) -> int:
+    from boardlab.server import migrate
+
+    settings = _settings(args)
+    if args.action == "upgrade":
+        migrate.upgrade(settings.db_url)
+    print(f"{settings.db_url}: schema revision {migrate.current(settings.db_url)}")
+    return 0

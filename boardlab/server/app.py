@@ -1,0 +1,91 @@
+"""The FastAPI application: ``create_app(settings)``, and ``app_from_env()`` for uvicorn's workers.
+
+The JSON API lives under ``/api`` (OpenAPI at ``/docs``); the browser's pages mount beside it (see
+:func:`create_app`). Every error leaves as JSON ``{"detail": "…"}`` with a 4xx status that says what
+was wrong; nothing leaves with a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from boardlab.errors import BoardlabError
+from boardlab.server import migrate
+from boardlab.server.config import Settings
+from boardlab.server.errors import ApiError, TooManyRequests
+from boardlab.server.routes import accounts, catalog, games
+from boardlab.server.service import GameService
+
+log = logging.getLogger("boardlab.server")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    service = GameService(settings)
+    if settings.migrate:
+        migrate.upgrade(settings.db_url, service.db.engine)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service.broker.attach(asyncio.get_running_loop())
+        service.notifier.start()
+        sweeper = None
+        if settings.background:
+            sweeper = asyncio.create_task(_sweep_forever(service, settings.sweep_seconds))
+        try:
+            yield
+        finally:
+            if sweeper is not None:
+                sweeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sweeper
+            service.close()
+
+    app = FastAPI(title="boardlab", version="1", lifespan=lifespan,
+                  description="Play boardlab's games online: accounts, challenges, moves, live updates "
+                              "(Server-Sent Events), records. Every game view is the caller's seat's view.")
+    app.state.service = service
+    app.state.settings = settings
+    _handlers(app)
+    app.include_router(accounts.router)
+    app.include_router(catalog.router)
+    app.include_router(games.router)
+    # The browser's pages (templates and static files) are included here, beside the API they use.
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app with settings from ``BOARDLAB_*`` variables: what each ``boardlab serve`` worker runs."""
+    return create_app(Settings.from_env())
+
+
+async def _sweep_forever(service: GameService, every: float) -> None:
+    while True:
+        try:
+            await run_in_threadpool(service.sweep)
+        except Exception:  # the database may be restarting: keep sweeping
+            log.exception("sweep failed")
+        await asyncio.sleep(every)
+
+
+def _handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, error: ApiError) -> JSONResponse:
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequests) else None
+        return JSONResponse({"detail": str(error)}, status_code=error.status, headers=headers)
+
+    @app.exception_handler(BoardlabError)
+    async def boardlab_error(_request: Request, error: BoardlabError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=error)
+        return JSONResponse({"detail": "internal error (logged on the server)"}, status_code=500)

@@ -1,0 +1,123 @@
+"""Server settings: from ``boardlab serve``'s arguments, or from ``BOARDLAB_*`` environment variables.
+
+Every worker process reads the same environment, so ``boardlab serve --workers N`` writes the
+settings there once and each worker's :func:`~boardlab.server.app.app_from_env` reads them back.
+
+>>> settings = Settings.from_env({"BOARDLAB_DB": "sqlite:///games.db", "BOARDLAB_PORT": "8001"})
+>>> settings.db_url, settings.port, settings.is_sqlite
+('sqlite:///games.db', 8001, True)
+>>> Settings(db_url="postgresql://u@localhost/b").db_url
+'postgresql+psycopg://u@localhost/b'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from boardlab.errors import BoardlabError
+
+DEFAULT_DB = "sqlite:///boardlab.db"
+_ENV = {
+    "db_url": "BOARDLAB_DB", "host": "BOARDLAB_HOST", "port": "BOARDLAB_PORT", "workers": "BOARDLAB_WORKERS",
+    "smtp": "BOARDLAB_SMTP", "mail_from": "BOARDLAB_MAIL_FROM",
+    "base_url": "BOARDLAB_BASE_URL", "ai_workers": "BOARDLAB_AI_WORKERS", "sweep_seconds": "BOARDLAB_SWEEP_SECONDS",
+    "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
+}
+
+
+class SettingsError(BoardlabError):
+    """A server setting that is not accepted (the message says what is)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server runs. ``smtp`` is ``host:port`` (``None``: no e-mail, the default)."""
+
+    db_url: str = DEFAULT_DB
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    smtp: str | None = None
+    mail_from: str = "boardlab@localhost"
+    base_url: str | None = None
+    ai_workers: int = 1
+    sweep_seconds: float = 1.0
+    migrate: bool = True
+    background: bool = True  # the sweep (timeouts, the computer's turns after a restart); tests turn it off
+
+    def __post_init__(self) -> None:
+        url = self.db_url
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]
+        if not url.startswith(("sqlite://", "postgresql+psycopg://")):
+            raise SettingsError(f"database URL {self.db_url!r} is not accepted; accepted: sqlite:///FILE or "
+                                f"postgresql+psycopg://USER:PASSWORD@HOST:PORT/NAME")
+        object.__setattr__(self, "db_url", url)
+        if not 1 <= self.port <= 65535:
+            raise SettingsError(f"port {self.port} is not accepted; accepted: 1 to 65535")
+        if not 1 <= self.workers <= 64:
+            raise SettingsError(f"--workers {self.workers} is not accepted; accepted: 1 to 64")
+        if self.workers > 1 and self.is_sqlite:
+            raise SettingsError(
+                f"--workers {self.workers} needs PostgreSQL (--db postgresql+psycopg://…): SQLite lets one "
+                f"process write at a time, and live updates between workers use PostgreSQL's LISTEN/NOTIFY")
+        if not 1 <= self.ai_workers <= 64:
+            raise SettingsError(f"AI workers {self.ai_workers} is not accepted; accepted: 1 to 64")
+        if self.smtp is not None:
+            host, _, port = self.smtp.rpartition(":")
+            if not host or not port.isdecimal() or not 1 <= int(port) <= 65535:
+                raise SettingsError(f"--smtp {self.smtp!r} is not accepted; accepted: HOST:PORT (e.g. localhost:25)")
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.db_url.startswith("sqlite")
+
+    @property
+    def smtp_address(self) -> tuple[str, int] | None:
+        if self.smtp is None:
+            return None
+        host, _, port = self.smtp.rpartition(":")
+        return host, int(port)
+
+    @property
+    def public_url(self) -> str:
+        """Where people reach this server (links in e-mails and invitations)."""
+        return (self.base_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            name = _ENV[item.name]
+            if name not in env:
+                continue
+            text = env[name]
+            try:
+                if item.name in ("port", "workers", "ai_workers"):
+                    values[item.name] = int(text)
+                elif item.name == "sweep_seconds":
+                    values[item.name] = float(text)
+                elif item.name in ("migrate", "background"):
+                    values[item.name] = text.lower() in ("1", "true", "yes", "on")
+                else:
+                    values[item.name] = text or None if item.name in ("smtp", "base_url") else text
+            except ValueError:
+                raise SettingsError(f"{name}={text!r} is not accepted; accepted: a number") from None
+        return cls(**values)
+
+    def to_env(self) -> dict[str, str]:
+        """The environment that makes :meth:`from_env` give these settings back (for worker processes)."""
+        out: dict[str, str] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is None:
+                continue
+            out[_ENV[item.name]] = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        return out
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)

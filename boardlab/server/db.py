@@ -1,0 +1,78 @@
+"""The database: an SQLAlchemy 2 engine and sessions, SQLite or PostgreSQL.
+
+SQLite runs in WAL mode (readers never wait for the writer) with foreign keys on, a busy timeout
+and ``synchronous=NORMAL`` (in WAL mode a commit survives the server being killed; a power cut may
+lose the last few commits, never corrupt the file). SQLite lets one connection write at a time: a write
+transaction starts with ``BEGIN IMMEDIATE`` under a process-wide lock, so threads queue for the
+write lock here instead of failing with "database is locked" half-way through a transaction.
+
+PostgreSQL serialises moves of one game with ``SELECT … FOR UPDATE`` on the game's row.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import QueuePool
+
+
+class Database:
+    """An engine, a session factory and, for SQLite, the lock that orders writers."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        self.engine: Engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write_lock = threading.Lock()
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session for reading (commits nothing) that sees one snapshot: a game's row and its moves
+        agree even while moves are being appended."""
+        with self._sessions() as session:
+            if self.is_sqlite:
+                session.execute(text("BEGIN"))
+            else:
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield session  # closing hands the connection back, and the pool rolls the snapshot back
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A session whose changes are committed together at the end, or not at all."""
+        if not self.is_sqlite:
+            with self._sessions() as session, session.begin():
+                yield session
+            return
+        with self._write_lock, self._sessions() as session:
+            session.execute(text("BEGIN IMMEDIATE"))
+            try:
+                yield session
+            except BaseException:
+                session.rollback()
+                raise
+            session.commit()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                           poolclass=QueuePool, pool_size=8, max_overflow=16)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=30000", "synchronous=NORMAL"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    return engine

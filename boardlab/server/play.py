@@ -1,0 +1,543 @@
+"""The rules of the server, as plain functions on a database session: challenges, moves, resignation,
+draws, takebacks, timeouts. Routes call these through :mod:`boardlab.server.service`, which owns
+the transactions; nothing here commits.
+
+Every decision about a game is made with its row locked (``FOR UPDATE`` on PostgreSQL; SQLite's
+single writer) and checked against what the database holds, never against a cache.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from boardlab import records
+from boardlab.ai.levels import make_agent
+from boardlab.core.game import Game
+from boardlab.core.registry import load
+from boardlab.core.state import State
+from boardlab.errors import BoardlabError, RecordError
+from boardlab.server import clocks
+from boardlab.server.accounts import token_hash
+from boardlab.server.clocks import TimeControl
+from boardlab.server.errors import Conflict, Forbidden, NotFound, Unauthorised
+from boardlab.server.models import Game as GameRow
+from boardlab.server.models import MoveRow, Seat, User
+from boardlab.server.schemas import CreateGameRequest, SeatRequest
+
+RESIGNATION, TIMEOUT, AGREEMENT, RULES = "resignation", "timeout", "agreement", records.RULES_TERMINATION
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a logged-in user, a guest holding a seat token, both, or nobody."""
+
+    user: User | None = None
+    seat_token: str | None = None
+
+
+@lru_cache(maxsize=256)
+def _game(game_id: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    return load(game_id, **dict(options))
+
+
+def game_of(row: GameRow) -> Game:
+    """The rules of the game in ``row`` (built once per set of options and kept)."""
+    return _game(row.game, tuple(sorted(row.options.items())))
+
+
+def time_control(row: GameRow) -> TimeControl:
+    return TimeControl(row.time_control, row.days_per_move, row.base_seconds, row.increment_seconds)
+
+
+# -- the moves: the source of truth -----------------------------------------------------------------
+
+
+def replay(game: Game, start: str | None, moves: list[str]) -> State:
+    state = game.from_text(start) if start else game.new_game()
+    for text in moves:
+        state = state.play(text)
+    return state
+
+
+class MoveInfo(NamedTuple):
+    """When and by whom a move was made (its text comes from the viewer's view)."""
+
+    ply: int
+    seat: int
+    at: datetime
+    seconds: float
+
+
+def move_infos(session: Session, game_id: int) -> list[MoveInfo]:
+    return [MoveInfo(*r) for r in session.execute(
+        select(MoveRow.ply, MoveRow.seat, MoveRow.at, MoveRow.seconds)
+        .where(MoveRow.game_id == game_id).order_by(MoveRow.ply))]
+
+
+def known_moves(session: Session, row: GameRow, cache: StateCache) -> list[MoveInfo]:
+    found = cache.moves(row)
+    if found is None:
+        found = move_infos(session, row.id)
+        state = cache.get(row)
+        if state is not None:
+            cache.put(row, state, found)
+    return found
+
+
+class StateCache:
+    """The live position of recently used games, so that a move need not replay the whole game.
+
+    An entry is used only when its (ply, undos) match the database row's: moves are only appended,
+    except by a takeback, which bumps ``undos``. Correctness never depends on the cache.
+    """
+
+    def __init__(self, size: int = 2000) -> None:
+        self.size = size
+        self._states: dict[int, tuple[int, int, State, list[MoveInfo] | None]] = {}
+
+    def get(self, row: GameRow) -> State | None:
+        entry = self._states.get(row.id)
+        if entry is None or entry[:2] != (row.ply, row.undos):
+            return None
+        return entry[2]
+
+    def moves(self, row: GameRow) -> list[MoveInfo] | None:
+        """The moves' seats and times, if kept with the position."""
+        entry = self._states.get(row.id)
+        if entry is None or entry[:2] != (row.ply, row.undos):
+            return None
+        return entry[3]
+
+    def put(self, row: GameRow, state: State, moves: list[MoveInfo] | None = None) -> None:
+        self._states.pop(row.id, None)
+        if len(self._states) >= self.size:
+            self._states.pop(next(iter(self._states)))
+        self._states[row.id] = (row.ply, row.undos, state, moves)
+
+    def drop(self, game_id: int) -> None:
+        self._states.pop(game_id, None)
+
+
+def move_texts(session: Session, game_id: int) -> list[str]:
+    return list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
+
+
+def current_state(session: Session, row: GameRow, cache: StateCache) -> State:
+    state = cache.get(row)
+    if state is None:
+        moves = move_texts(session, row.id)
+        if len(moves) != row.ply:  # cannot happen: the row and its moves are written in one transaction
+            raise Conflict(f"game {row.id} is being changed; try again")
+        state = replay(game_of(row), row.start, moves)
+        cache.put(row, state)
+    return state
+
+
+# -- who holds which seat ---------------------------------------------------------------------------
+
+
+def seats_held(row: GameRow, actor: Actor) -> list[int]:
+    held = []
+    hashed = token_hash(actor.seat_token) if actor.seat_token else None
+    for seat in row.seats:
+        by_user = actor.user is not None and seat.kind in ("user", "open") and seat.accepted \
+            and seat.user_id == actor.user.id
+        by_token = hashed is not None and seat.kind == "guest" and seat.token_hash is not None \
+            and secrets.compare_digest(seat.token_hash, hashed)
+        if by_user or by_token:
+            held.append(seat.seat)
+    return held
+
+
+def viewing_seat(row: GameRow, actor: Actor, requested: int | None) -> int | None:
+    """The seat whose view the caller gets: the one asked for (if held), else theirs, else a spectator's."""
+    held = seats_held(row, actor)
+    if requested is not None:
+        if requested not in held:
+            raise Forbidden(f"you do not hold seat {requested} of game {row.id}"
+                            + (f"; you hold {', '.join(map(str, held))}" if held else ""))
+        return requested
+    if not held:
+        return None
+    return row.to_move if row.to_move in held else held[0]
+
+
+def acting_seat(row: GameRow, actor: Actor, requested: int | None, what: str) -> int:
+    """The seat that does ``what`` for the caller (one they hold)."""
+    held = seats_held(row, actor)
+    if not held:
+        if actor.user is None and actor.seat_token is None:
+            raise Unauthorised(f"log in or give a seat token to {what}")
+        raise Forbidden(f"you hold no seat in game {row.id}, so you cannot {what}")
+    if requested is not None:
+        if requested not in held:
+            raise Forbidden(f"you do not hold seat {requested} of game {row.id}")
+        return requested
+    if len(held) > 1:
+        return row.to_move if row.to_move in held else held[0]
+    return held[0]
+
+
+def seat_name(seat: Seat) -> str | None:
+    if seat.kind == "ai":
+        return seat.agent
+    if seat.kind == "guest":
+        return "guest"
+    return seat.user.name if seat.user is not None else None
+
+
+def lock_game(session: Session, game_id: int) -> GameRow:
+    """The game's row, locked until the commit, with its seats and their users (one query)."""
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))
+                          .with_for_update(of=GameRow)).unique().first()
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+def get_game(session: Session, game_id: int) -> GameRow:
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))).unique().first()
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+# -- challenges -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Created:
+    row: GameRow
+    invitations: dict[int, str]
+    state: State
+
+
+def create(session: Session, actor: Actor, request: CreateGameRequest) -> Created:
+    """A new challenge (or game, when every seat is already taken), or a game continued from a record."""
+    record = _uploaded(request.record) if request.record is not None else None
+    if record is not None:
+        game_id, variant, options = record.game, None, dict(record.options)
+    else:
+        if request.game is None:
+            raise BoardlabError("say which game: 'game' (see /api/catalog), or a 'record' to continue")
+        game_id, variant, options = request.game, request.variant, dict(request.options)
+    game = load(game_id, variant=variant, **options)
+    state = record.replay() if record is not None else game.new_game()
+    specs = request.seats or [SeatRequest(kind="me"), SeatRequest(kind="ai")]
+    if actor.user is None and not request.seats:
+        specs = [SeatRequest(kind="guest"), SeatRequest(kind="ai")]
+    if len(specs) != game.num_seats:
+        raise BoardlabError(f"{len(specs)} seat(s) given; {game.id} with these options has {game.num_seats} seats")
+    time = request.time
+    control = TimeControl.correspondence(time.days) if time.kind == "correspondence" \
+        else TimeControl.live(time.minutes, time.increment)
+    at = clocks.now()
+    row = GameRow(game=game.id, variant=variant, options=dict(game.options), rules_version=game.rules_version,
+                  start=record.start if record is not None else None,
+                  seed=secrets.randbits(31), status="challenge", ply=0, to_move=None, created_at=at,
+                  created_by=actor.user.id if actor.user else None, version=1, undos=0,
+                  time_control=control.kind, days_per_move=control.days_per_move,
+                  base_seconds=control.base_seconds, increment_seconds=control.increment_seconds,
+                  draw_offers=[])
+    invitations = {}
+    for number, spec in enumerate(specs):
+        seat, token = _seat(session, actor, game, number, spec)
+        row.seats.append(seat)
+        if token:
+            invitations[number] = token
+    if not any(seat.kind != "ai" for seat in row.seats):
+        raise BoardlabError("at least one seat must be for a person (me, user, open or guest)")
+    session.add(row)
+    session.flush()
+    for seat in row.seats:  # loaded now, for the notices written after the commit
+        seat.user = session.get(User, seat.user_id) if seat.user_id is not None else None
+    if record is not None:
+        for ply, move in enumerate(state.history()):
+            session.add(MoveRow(game_id=row.id, ply=ply, text=move.text, seat=_mover(state, ply), at=at, seconds=0))
+        row.ply = len(record.moves)
+    if all(seat.accepted for seat in row.seats):
+        start(row, state, at)
+        if record is not None and record.result is not None and not state.is_over:
+            finish(row, record.result, record.termination or RULES, None, at)
+    return Created(row, invitations, state)
+
+
+def _mover(state: State, ply: int) -> int:
+    before = state
+    for _ in range(len(state.history()) - ply):
+        assert before.previous is not None
+        before = before.previous
+    assert before.to_move is not None
+    return before.to_move
+
+
+def _uploaded(data: dict[str, Any]) -> records.GameRecord:
+    record = records.from_dict(data)
+    if record.perspective is not None:
+        raise RecordError(f"this is {record.perspective}'s record, which cannot be replayed; upload the "
+                          f"referee's full record (downloaded after the game's end)")
+    return record
+
+
+def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatRequest) -> tuple[Seat, str | None]:
+    if spec.kind == "me":
+        if actor.user is None:
+            raise Unauthorised("log in to take a seat as yourself (or ask for a guest seat)")
+        return Seat(seat=number, kind="user", user_id=actor.user.id, accepted=True), None
+    if spec.kind == "user":
+        if actor.user is None:
+            raise Unauthorised("log in to challenge a user")
+        if not spec.user:
+            raise BoardlabError(f"seat {number}: kind 'user' needs the user's name in 'user'")
+        user = session.scalar(select(User).where(User.name_key == spec.user.lower()))
+        if user is None:
+            raise NotFound(f"seat {number}: no user named {spec.user!r}")
+        return Seat(seat=number, kind="user", user_id=user.id, accepted=user.id == actor.user.id), None
+    if spec.kind == "open":
+        return Seat(seat=number, kind="open", accepted=False), None
+    if spec.kind == "ai":
+        agent_spec = (spec.agent or "level3").strip()
+        agent = make_agent(agent_spec)
+        agent.check(game)
+        return Seat(seat=number, kind="ai", agent=agent_spec, accepted=True), None
+    token = secrets.token_urlsafe(32)
+    return Seat(seat=number, kind="guest", token_hash=token_hash(token), accepted=True), token
+
+
+def start(row: GameRow, state: State, at: datetime) -> None:
+    control = time_control(row)
+    row.status = "active"
+    row.started_at = at
+    row.to_move = state.to_move
+    for seat in row.seats:
+        seat.remaining_seconds = control.base_seconds
+    if state.is_over:
+        assert state.result is not None
+        finish(row, list(state.result), RULES, None, at)
+        return
+    _start_turn(row, at)
+
+
+def _start_turn(row: GameRow, at: datetime) -> None:
+    row.turn_started_at = at
+    mover = next((s for s in row.seats if s.seat == row.to_move), None)
+    row.deadline = time_control(row).deadline(at, mover.remaining_seconds if mover else None)
+
+
+def accept(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
+    if actor.user is None:
+        raise Unauthorised("log in to accept a challenge")
+    row = lock_game(session, game_id)
+    if row.status != "challenge":
+        raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
+    mine = [s for s in row.seats if s.kind == "user" and s.user_id == actor.user.id and not s.accepted]
+    holds = any(s.user_id == actor.user.id for s in row.seats)
+    open_seats = [s for s in row.seats if s.kind == "open" and not s.accepted and not holds]
+    choices = mine + open_seats
+    if requested is not None:
+        choices = [s for s in choices if s.seat == requested]
+    if not choices:
+        raise Forbidden(f"game {game_id} has no seat waiting for you" +
+                        (f" (seat {requested})" if requested is not None else ""))
+    seat = choices[0]
+    seat.user_id, seat.accepted = actor.user.id, True
+    seat.user = session.get(User, actor.user.id)
+    row.version += 1
+    if all(s.accepted for s in row.seats):
+        start(row, current_state(session, row, cache), clocks.now())
+    return row
+
+
+def decline(session: Session, actor: Actor, game_id: int) -> GameRow:
+    if actor.user is None:
+        raise Unauthorised("log in to decline a challenge")
+    row = lock_game(session, game_id)
+    if row.status != "challenge":
+        raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
+    invited = any(s.kind == "user" and s.user_id == actor.user.id for s in row.seats)
+    if not invited and row.created_by != actor.user.id:
+        raise Forbidden(f"challenge {game_id} is not addressed to you")
+    row.status, row.finished_at, row.version = "declined", clocks.now(), row.version + 1
+    return row
+
+
+# -- moves ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Moved:
+    row: GameRow
+    state: State
+    timed_out: bool = False
+    moves: list[MoveInfo] = field(default_factory=list)
+
+
+def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
+         cache: StateCache, version: int | None = None) -> Moved:
+    """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``."""
+    row = lock_game(session, game_id)
+    held = seats_held(row, actor) if actor is not None else []
+    if actor is not None:
+        acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
+    if row.status != "active":
+        raise Conflict(f"game {game_id} is {'over' if row.status == 'finished' else row.status}; no moves")
+    if ply != row.ply or (version is not None and version != row.version):
+        raise Conflict(f"stale move: the game is at ply {row.ply}, the move was made at ply {ply}")
+    assert row.to_move is not None
+    seat = row.to_move
+    if actor is None:
+        if not any(s.seat == seat and s.kind == "ai" for s in row.seats):
+            raise Conflict(f"seat {seat} of game {game_id} is not the computer's")
+    elif (requested is not None and requested != seat) or seat not in held:
+        raise Forbidden(f"it is seat {seat}'s turn, and you do not hold that seat")
+    at = clocks.now()
+    if row.deadline is not None and row.deadline <= at:
+        timeout(row, at)
+        return Moved(row, current_state(session, row, cache), timed_out=True)
+    state = current_state(session, row, cache)
+    before = known_moves(session, row, cache)
+    after = state.play(text)
+    assert after.last_move is not None
+    spent = clocks.seconds_between(row.turn_started_at, at)
+    session.add(MoveRow(game_id=row.id, ply=row.ply, text=after.last_move.text, seat=seat, at=at, seconds=spent))
+    moves = [*before, MoveInfo(row.ply, seat, at, spent)]
+    mover = next(s for s in row.seats if s.seat == seat)
+    mover.remaining_seconds = time_control(row).after_move(mover.remaining_seconds, spent)
+    row.ply += 1
+    row.version += 1
+    row.to_move = after.to_move
+    row.draw_offers, row.undo_request, row.ai_lease_until = [], None, None
+    if after.is_over:
+        assert after.result is not None
+        finish(row, list(after.result), RULES, None, at)
+    else:
+        _start_turn(row, at)
+    return Moved(row, after, moves=moves)
+
+
+def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime) -> None:
+    row.status, row.result, row.termination, row.loser = "finished", result, termination, loser
+    row.to_move, row.deadline, row.finished_at, row.ai_lease_until = None, None, at, None
+    row.draw_offers, row.undo_request = [], None
+
+
+def lost_by(row: GameRow, seat: int) -> list[float]:
+    """The result when ``seat`` resigns or runs out of time: it scores 0, every other seat 1."""
+    return [0.0 if s.seat == seat else 1.0 for s in row.seats]
+
+
+def timeout(row: GameRow, at: datetime) -> None:
+    """End ``row`` because the seat to move ran out of time (the caller checked the deadline)."""
+    assert row.to_move is not None
+    loser = row.to_move
+    for seat in row.seats:
+        if seat.seat == loser and seat.remaining_seconds is not None:
+            seat.remaining_seconds = 0.0
+    finish(row, lost_by(row, loser), TIMEOUT, loser, at)
+    row.version += 1
+
+
+def resign(session: Session, actor: Actor, game_id: int, requested: int | None) -> GameRow:
+    row = lock_game(session, game_id)
+    seat = acting_seat(row, actor, requested, "resign")
+    if row.status != "active":
+        raise Conflict(f"game {game_id} is {row.status}; only a game in play can be resigned")
+    finish(row, lost_by(row, seat), RESIGNATION, seat, clocks.now())
+    row.version += 1
+    return row
+
+
+def draw(session: Session, actor: Actor, game_id: int, action: str, requested: int | None) -> GameRow:
+    """Offer, accept or decline a draw. The game is drawn once every seat played by a person agrees
+    (the computer never agrees)."""
+    row = lock_game(session, game_id)
+    seat = acting_seat(row, actor, requested, "offer a draw")
+    if row.status != "active":
+        raise Conflict(f"game {game_id} is {row.status}; draws are offered during play")
+    offers = set(row.draw_offers or [])
+    if action == "decline":
+        if not offers:
+            raise Conflict("there is no draw offer to decline")
+        offers = set()
+    elif action == "accept" and not offers - {seat}:
+        raise Conflict("there is no draw offer from another seat to accept")
+    else:
+        offers.add(seat)
+        if any(s.kind == "ai" for s in row.seats):
+            raise Conflict("the computer does not agree to draws; play on or resign")
+    row.draw_offers = sorted(offers)
+    row.version += 1
+    if offers == {s.seat for s in row.seats}:
+        finish(row, [0.5] * len(row.seats), AGREEMENT, None, clocks.now())
+    return row
+
+
+def undo(session: Session, actor: Actor, game_id: int, action: str, requested: int | None,
+         cache: StateCache) -> GameRow:
+    """Ask to take back your last move (and the replies since); another player grants or declines.
+
+    Against the computer alone, or on a board where you hold every seat, it is granted at once. Not in
+    games of hidden information: the moves since revealed things that cannot be forgotten.
+    """
+    row = lock_game(session, game_id)
+    held = seats_held(row, actor)
+    seat = acting_seat(row, actor, requested, "ask for a takeback")
+    if row.status != "active":
+        raise Conflict(f"game {game_id} is {row.status}; takebacks are asked during play")
+    if not game_of(row).info.perfect_information:
+        raise Conflict(f"{row.game} has hidden information: a move cannot be taken back once its "
+                       f"consequences were revealed")
+    if action == "request":
+        asker = seat
+        if _last_move_of(session, row, asker) is None:
+            raise Conflict(f"seat {asker} has no move to take back")
+        people = {s.seat for s in row.seats if s.kind != "ai"}
+        if not people - set(held):
+            return _take_back(session, row, asker, cache)
+        row.undo_request = asker
+    else:
+        if row.undo_request is None:
+            raise Conflict("nobody asked for a takeback")
+        if row.undo_request in held and not set(held) - {row.undo_request}:
+            raise Forbidden("the other player answers your takeback request")
+        if action == "grant":
+            return _take_back(session, row, row.undo_request, cache)
+        row.undo_request = None
+    row.version += 1
+    return row
+
+
+def _last_move_of(session: Session, row: GameRow, seat: int) -> int | None:
+    return session.scalar(select(MoveRow.ply).where(MoveRow.game_id == row.id, MoveRow.seat == seat)
+                          .order_by(MoveRow.ply.desc()).limit(1))
+
+
+def _take_back(session: Session, row: GameRow, seat: int, cache: StateCache) -> GameRow:
+    ply = _last_move_of(session, row, seat)
+    assert ply is not None
+    for move_row in session.scalars(select(MoveRow).where(MoveRow.game_id == row.id, MoveRow.ply >= ply)):
+        session.delete(move_row)
+    session.flush()
+    row.ply, row.undos, row.version = ply, row.undos + 1, row.version + 1
+    row.undo_request, row.draw_offers, row.ai_lease_until = None, [], None
+    cache.drop(row.id)
+    state = current_state(session, row, cache)
+    row.to_move = state.to_move
+    _start_turn(row, clocks.now())
+    return row
+
+
+def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:
+    return [(i, v) for i, v in session.execute(
+        select(GameRow.id, GameRow.version).where(GameRow.status == "active", GameRow.deadline <= at))]
+
+

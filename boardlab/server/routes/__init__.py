@@ -1,0 +1,1 @@
+"""The HTTP routes: thin wrappers over :class:`boardlab.server.service.GameService`."""

@@ -1,0 +1,175 @@
+"""Challenges and games: create, answer, move, resign, draws, takebacks, records, lists, hints, events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+
+from boardlab.server.errors import ApiError
+from boardlab.server.routes.deps import Caller, Service
+from boardlab.server.schemas import (
+    CreatedGameOut,
+    CreateGameRequest,
+    GameOut,
+    GameSummary,
+    HintOut,
+    LobbyOut,
+    MoveRequest,
+    OfferRequest,
+    SeatChoice,
+    UndoRequest,
+)
+
+router = APIRouter(prefix="/api", tags=["games"])
+GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="view as this seat (one you hold)")]
+HINT_SECONDS = 60
+KEEPALIVE_SECONDS = 15.0
+
+
+@router.post("/games", response_model=CreatedGameOut, status_code=201)
+def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> CreatedGameOut:
+    """A challenge (to users by name, or open to anyone), a game against the computer, or a game
+    continued from an uploaded record. Without an account: a guest seat (its token comes back)."""
+    return service.create(caller, body)
+
+
+def answer(out: BaseModel, status: int = 200) -> Response:
+    """``out`` as JSON, already validated: the hot paths skip FastAPI's second validation of the answer."""
+    return Response(out.model_dump_json(), status_code=status, media_type="application/json")
+
+
+@router.get("/games/{game_id}", response_model=GameOut)
+def get_game(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery = None,
+             ply: Annotated[int | None, Query(ge=0, le=100_000, description="the position after this many moves")]
+             = None) -> Response:
+    return answer(service.show(caller, game_id, seat, ply))
+
+
+@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
+             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
+                        422: {"description": "illegal move, with the rules' reason"}})
+def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
+    return answer(service.move(caller, game_id, body.ply, body.move, body.seat), status=201)
+
+
+@router.post("/games/{game_id}/accept", response_model=GameOut)
+def accept(game_id: GameId, caller: Caller, service: Service, body: SeatChoice | None = None) -> GameOut:
+    return service.accept(caller, game_id, body.seat if body else None)
+
+
+@router.post("/games/{game_id}/decline", response_model=GameOut)
+def decline(game_id: GameId, caller: Caller, service: Service) -> GameOut:
+    return service.decline(caller, game_id)
+
+
+@router.post("/games/{game_id}/resign", response_model=GameOut)
+def resign(game_id: GameId, caller: Caller, service: Service, body: SeatChoice | None = None) -> GameOut:
+    return service.resign(caller, game_id, body.seat if body else None)
+
+
+@router.post("/games/{game_id}/draw", response_model=GameOut)
+def draw(game_id: GameId, body: OfferRequest, caller: Caller, service: Service) -> GameOut:
+    return service.draw(caller, game_id, body.action, body.seat)
+
+
+@router.post("/games/{game_id}/undo", response_model=GameOut)
+def undo(game_id: GameId, body: UndoRequest, caller: Caller, service: Service) -> GameOut:
+    return service.undo(caller, game_id, body.action, body.seat)
+
+
+@router.get("/games/{game_id}/record")
+def record(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery = None) -> dict[str, Any]:
+    """The game as a boardlab JSON record: the referee's full record once the game is over; until then,
+    the caller's seat's own record (a spectator's if they hold none)."""
+    return service.record(caller, game_id, seat)
+
+
+@router.post("/games/{game_id}/hint", response_model=HintOut)
+async def hint(game_id: GameId, caller: Caller, service: Service, body: SeatChoice | None = None) -> HintOut:
+    """The computer's top three moves for the seat to move (games against the computer, analysis boards)."""
+    seat, ply, future = await run_in_threadpool(service.hint_job, caller, game_id, body.seat if body else None)
+    try:
+        found = await asyncio.wait_for(asyncio.wrap_future(future), HINT_SECONDS)
+    except TimeoutError:
+        raise ApiError("the hint took too long; try again", status=503) from None
+    return service.hint_out(seat, ply, found)
+
+
+@router.get("/lobby", response_model=LobbyOut)
+def lobby(caller: Caller, service: Service) -> LobbyOut:
+    return service.lobby(caller)
+
+
+@router.get("/my/games", response_model=list[GameSummary])
+def my_games(caller: Caller, service: Service) -> list[GameSummary]:
+    """The caller's games: those waiting for them (their turn, a challenge to answer) first."""
+    return service.my_games(caller)
+
+
+@router.get("/games/{game_id}/events", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "Server-Sent Events: 'game' (the game as GameOut, from your seat's "
+                                            "view) at once and after every change; 'end' when it is over"}})
+async def events(game_id: GameId, request: Request, caller: Caller, service: Service,
+                 seat: SeatQuery = None) -> StreamingResponse:
+    first = await run_in_threadpool(service.show, caller, game_id, seat)  # 403/404 before the stream opens
+
+    async def stream() -> AsyncIterator[str]:
+        channel = f"game:{game_id}"
+        queue = service.broker.subscribe(channel)
+        try:
+            yield f": boardlab worker {os.getpid()}\n\n"  # a comment (clients skip it): which process serves
+            out, sent = first, -1
+            while True:
+                if out.version != sent:
+                    sent = out.version
+                    yield f"id: {out.version}\nevent: game\ndata: {out.model_dump_json()}\n\n"
+                if out.status in ("finished", "declined"):
+                    yield f"event: end\ndata: {json.dumps({'status': out.status})}\n\n"
+                    return
+                try:
+                    await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                out = await run_in_threadpool(service.show, caller, game_id, seat)
+        finally:
+            service.broker.unsubscribe(queue, channel)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@router.get("/my/events", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "Server-Sent Events: 'lobby' whenever one of your games, a challenge "
+                                            "to you, or the list of open challenges and games changes (fetch "
+                                            "/api/lobby again); logged-out callers hear the public lobby only"}})
+async def my_events(caller: Caller, service: Service) -> StreamingResponse:
+    channels = ["lobby"] if caller.user is None else ["lobby", f"user:{caller.user.id}"]
+
+    async def stream() -> AsyncIterator[str]:
+        queue = service.broker.subscribe(*channels)
+        try:
+            yield "event: lobby\ndata: {}\n\n"
+            while True:
+                try:
+                    await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield "event: lobby\ndata: {}\n\n"
+        finally:
+            service.broker.unsubscribe(queue, *channels)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

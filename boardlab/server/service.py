@@ -1,0 +1,409 @@
+"""The server's work, one method per request: a transaction around the rules in :mod:`.play`, then
+what follows a change (the live-position cache, live updates, e-mail, the computer's turn).
+
+Routes are thin wrappers over these methods; the background sweep calls :meth:`GameService.sweep`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import exists, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+
+from boardlab import records
+from boardlab.core.state import State
+from boardlab.server import accounts, ai, clocks, play, views
+from boardlab.server.config import Settings
+from boardlab.server.db import Database
+from boardlab.server.errors import Conflict, Forbidden, Unauthorised
+from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
+from boardlab.server.mail import Mailer
+from boardlab.server.models import Game as GameRow
+from boardlab.server.models import Seat, User
+from boardlab.server.play import Actor
+from boardlab.server.schemas import (
+    CreatedGameOut,
+    CreateGameRequest,
+    GameOut,
+    GameSummary,
+    HintOut,
+    LobbyOut,
+    LoginRequest,
+    RegisterRequest,
+    TokenOut,
+)
+
+log = logging.getLogger("boardlab.server")
+# A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
+# back at once). A search that outlives it is harmless: the version check keeps one answer.
+AI_LEASE = timedelta(seconds=30)
+# A token checked against the database is trusted this long without checking again (seconds): a
+# logout takes effect at once in the process that handles it, and within this time in the others.
+TOKEN_MEMORY = 5.0
+LIST_LIMIT = 50
+
+
+class GameService:
+    def __init__(self, settings: Settings, db: Database | None = None) -> None:
+        self.settings = settings
+        self.db = db or Database(settings.db_url)
+        self.cache = play.StateCache()
+        self.broker = Broker()
+        self.notifier: LocalNotifier | PostgresNotifier = (
+            LocalNotifier(self.broker) if self.db.is_sqlite else PostgresNotifier(self.broker, settings.db_url))
+        self.ai = ai.AIPool(settings.ai_workers)
+        self.mailer = Mailer(settings.smtp_address, settings.mail_from)
+        self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
+        self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
+        self._searching: set[int] = set()  # games whose computer turn this process is searching
+        self._closing = False
+
+    def close(self) -> None:
+        self._closing = True
+        if self._searching:  # hand the turns back, so that the next server to start takes them at once
+            try:
+                with self.db.write() as session:
+                    session.execute(update(GameRow).where(GameRow.id.in_(list(self._searching)))
+                                    .values(ai_lease_until=None).execution_options(synchronize_session=False))
+            except Exception:
+                log.exception("could not hand back the computer's turns")
+        self.notifier.stop()
+        self.ai.shutdown()
+        self._io.shutdown(wait=False, cancel_futures=True)
+        self.mailer.shutdown()
+        self.db.dispose()
+
+    # -- who is asking --------------------------------------------------------------------------
+
+    def actor(self, token: str | None, seat_token: str | None) -> Actor:
+        found = self.known_actor(token, seat_token)
+        if found is not None:
+            return found
+        assert token is not None
+        with self.db.read() as session:
+            user = accounts.user_for_token(session, token)
+        if user is None:
+            raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
+        self._tokens[token] = (time.monotonic() + TOKEN_MEMORY, user)
+        if len(self._tokens) > 10_000:
+            self._tokens.clear()
+        return Actor(user=user, seat_token=seat_token or None)
+
+    def known_actor(self, token: str | None, seat_token: str | None) -> Actor | None:
+        """The caller, if that needs no database lookup (no token, or one checked a moment ago)."""
+        if not token:
+            return Actor(user=None, seat_token=seat_token or None)
+        memory = self._tokens.get(token)
+        if memory is None or memory[0] < time.monotonic():
+            return None
+        return Actor(user=memory[1], seat_token=seat_token or None)
+
+    # -- accounts -------------------------------------------------------------------------------
+
+    def register(self, request: RegisterRequest) -> TokenOut:
+        try:
+            with self.db.write() as session:
+                user = accounts.register(session, request.name, request.password, request.email)
+                token = accounts.issue_token(session, user, "session")
+        except IntegrityError:
+            raise Conflict(f"the name {request.name!r} is taken") from None
+        return TokenOut(user=user.name, token=token, kind="session")
+
+    def login(self, request: LoginRequest, address: str) -> TokenOut:
+        keys = [f"name:{request.name.lower()}", f"address:{address}"]
+        with self.db.read() as session:
+            accounts.check_rate(session, keys)
+            user = accounts.authenticate(session, request.name, request.password)
+        with self.db.write() as session:
+            if user is None:
+                accounts.record_failure(session, keys)
+            else:
+                token = accounts.issue_token(session, user, request.kind)
+        if user is None:
+            raise Unauthorised("wrong name or password")
+        return TokenOut(user=user.name, token=token, kind=request.kind)
+
+    def logout(self, token: str) -> None:
+        self._tokens.pop(token, None)
+        with self.db.write() as session:
+            accounts.revoke(session, token)
+
+    # -- games ----------------------------------------------------------------------------------
+
+    def create(self, actor: Actor, request: CreateGameRequest) -> CreatedGameOut:
+        with self.db.write() as session:
+            created = play.create(session, actor, request)
+            self._stage(session, created.row)
+        row = created.row
+        self.cache.put(row, created.state)
+        self._after(row, created.state, "created")
+        links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
+                 for seat, token in created.invitations.items()}
+        held = sorted(created.invitations) if actor.user is None else None
+        actor_for_view = Actor(actor.user, next(iter(created.invitations.values()), None)) if held else actor
+        return CreatedGameOut(game=self.show(actor_for_view, row.id), invitations=created.invitations, links=links)
+
+    def show(self, actor: Actor, game_id: int, seat: int | None = None, at_ply: int | None = None) -> GameOut:
+        with self.db.read() as session:
+            row = play.get_game(session, game_id)
+            if at_ply is not None and not 0 <= at_ply <= row.ply:
+                raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
+            return self._out(session, row, actor, seat, at_ply)
+
+    def _out(self, session: Session, row: GameRow, actor: Actor, seat: int | None,
+             at_ply: int | None = None) -> GameOut:
+        state = play.current_state(session, row, self.cache)
+        held = play.seats_held(row, actor)
+        viewer = play.viewing_seat(row, actor, seat)
+        move_rows = play.known_moves(session, row, self.cache)
+        return views.game_out(row, state, viewer, held, move_rows, self._can_hint(row, held), at_ply)
+
+    @staticmethod
+    def _can_hint(row: GameRow, held: list[int]) -> bool:
+        """Hints in games against the computer and on boards where the caller holds every seat."""
+        if row.status != "active" or row.to_move not in held:
+            return False
+        return all(s.kind == "ai" or s.seat in held for s in row.seats)
+
+    def _change(self, actor: Actor, game_id: int, seat: int | None, what: str, action: Any) -> GameOut:
+        """Run ``action(session)`` on the game in one transaction, then tell everyone concerned."""
+        with self.db.write() as session:
+            row = action(session)
+            self._stage(session, row)
+        state = self._state_after(row)
+        self._after(row, state, what)
+        return self.show(actor, game_id, seat)
+
+    def accept(self, actor: Actor, game_id: int, seat: int | None) -> GameOut:
+        return self._change(actor, game_id, None, "accepted",
+                            lambda s: play.accept(s, actor, game_id, seat, self.cache))
+
+    def decline(self, actor: Actor, game_id: int) -> GameOut:
+        return self._change(actor, game_id, None, "declined", lambda s: play.decline(s, actor, game_id))
+
+    def resign(self, actor: Actor, game_id: int, seat: int | None) -> GameOut:
+        return self._change(actor, game_id, seat, "resigned", lambda s: play.resign(s, actor, game_id, seat))
+
+    def draw(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
+        return self._change(actor, game_id, seat, "draw", lambda s: play.draw(s, actor, game_id, action, seat))
+
+    def undo(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
+        return self._change(actor, game_id, seat, "undo",
+                            lambda s: play.undo(s, actor, game_id, action, seat, self.cache))
+
+    def move(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
+        moved = self._move(actor, game_id, ply, text, seat)
+        if moved.timed_out:
+            raise Conflict(f"too late: seat {moved.row.loser} ran out of time and lost game {game_id}")
+        # Answered from what the transaction wrote (the hot path: no second read of the game).
+        held = play.seats_held(moved.row, actor)
+        viewer = play.viewing_seat(moved.row, actor, seat)
+        return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
+                              self._can_hint(moved.row, held))
+
+    def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
+              version: int | None = None) -> play.Moved:
+        try:
+            with self.db.write() as session:
+                moved = play.move(session, actor, game_id, ply, text, seat, self.cache, version)
+                self._stage(session, moved.row)
+        except IntegrityError:  # another move for this ply got in first (another worker)
+            self.cache.drop(game_id)
+            raise Conflict(f"stale move: another move was made at ply {ply}") from None
+        if not moved.timed_out:
+            self.cache.put(moved.row, moved.state, moved.moves)
+        self._after(moved.row, moved.state, "timeout" if moved.timed_out else "moved")
+        return moved
+
+    def record(self, actor: Actor, game_id: int, seat: int | None) -> dict[str, Any]:
+        """The referee's full record once the game is over; before, the caller's seat's own record."""
+        with self.db.read() as session:
+            row = play.get_game(session, game_id)
+            state = play.current_state(session, row, self.cache)
+            viewer = play.viewing_seat(row, actor, seat)
+            players = [play.seat_name(s) or "open" for s in row.seats]
+            started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
+            tags = {"server_game": str(row.id), "time_control": play.time_control(row).describe()}
+            if row.status == "finished":
+                record = records.GameRecord.from_state(state, players=players, seed=row.seed, started=started,
+                                                       tags=tags)
+                record.result, record.termination = row.result, row.termination
+                if row.loser is not None:
+                    record.tags["loser"] = f"seat {row.loser}"
+            else:
+                record = records.GameRecord.from_view(state.view(viewer), players=players, started=started,
+                                                      tags=tags)
+                record.finished = None
+            if row.finished_at is not None:
+                record.finished = row.finished_at.replace(microsecond=0).isoformat() + "+00:00"
+            return record.to_dict()
+
+    # -- lists ----------------------------------------------------------------------------------
+
+    def lobby(self, actor: Actor) -> LobbyOut:
+        with self.db.read() as session:
+            open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
+            challenges = session.scalars(select(GameRow).where(GameRow.status == "challenge", open_seat)
+                                         .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
+            playing = session.scalars(select(GameRow).where(GameRow.status == "active")
+                                      .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
+            return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
+                            my_games=self._my_games(session, actor),
+                            watch=[self._summary(r, actor) for r in playing])
+
+    def my_games(self, actor: Actor) -> list[GameSummary]:
+        if actor.user is None:
+            raise Unauthorised("log in to list your games")
+        with self.db.read() as session:
+            return self._my_games(session, actor)
+
+    def _my_games(self, session: Session, actor: Actor) -> list[GameSummary]:
+        if actor.user is None:
+            return []
+        seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == actor.user.id)
+        rows = session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(200)).all()
+        games = [self._summary(r, actor) for r in rows]
+        finished = [g for g in games if g.status not in ("active", "challenge")][:LIST_LIMIT]
+        current = [g for g in games if g.status in ("active", "challenge")]
+        current.sort(key=lambda g: (not (g.your_turn or g.invited), g.status != "active", -g.id))
+        return current + finished
+
+    @staticmethod
+    def _summary(row: GameRow, actor: Actor) -> GameSummary:
+        held = play.seats_held(row, actor)
+        invited = actor.user is not None and row.status == "challenge" and any(
+            s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in row.seats)
+        return views.summary(row, held, invited)
+
+    # -- hints ----------------------------------------------------------------------------------
+
+    def hint_job(self, actor: Actor, game_id: int, seat: int | None) -> tuple[int, int, Future[Any]]:
+        with self.db.read() as session:
+            row = play.get_game(session, game_id)
+            held = play.seats_held(row, actor)
+            viewer = play.viewing_seat(row, actor, seat)
+            if not self._can_hint(row, held) or viewer is None or viewer != row.to_move:
+                raise Forbidden("hints are given to the player to move in a game against the computer, or on a "
+                                "board where you hold every seat")
+            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id), viewer,
+                         ai.HINT_AGENT, row.seed + row.ply)
+            return viewer, row.ply, self.ai.submit(ai.analyse, job)
+
+    @staticmethod
+    def hint_out(seat: int, ply: int, found: dict[str, Any]) -> HintOut:
+        return HintOut(seat=seat, ply=ply, candidates=found["candidates"], line=found["line"])
+
+    # -- what follows a change ------------------------------------------------------------------
+
+    def _channels(self, row: GameRow) -> list[str]:
+        users = {s.user_id for s in row.seats if s.user_id is not None}
+        return [f"game:{row.id}", *(f"user:{u}" for u in sorted(users)), "lobby"]
+
+    def _stage(self, session: Session, row: GameRow) -> None:
+        self.notifier.stage(session, self._channels(row))
+
+    def _state_after(self, row: GameRow) -> State:
+        with self.db.read() as session:
+            return play.current_state(session, row, self.cache)
+
+    def _after(self, row: GameRow, state: State, what: str) -> None:
+        self.notifier.committed(self._channels(row))
+        if self.mailer.enabled:
+            try:
+                self._mail(row, state, what)
+            except Exception:  # a notice must never undo a move
+                log.exception("could not write the notice for game %s", row.id)
+        if row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
+            self.request_ai(row.id)
+
+    def _mail(self, row: GameRow, state: State, what: str) -> None:
+        from boardlab.server.notices import notices
+
+        for to, subject, body in notices(row, state, what, self.settings.public_url):
+            self.mailer.send(to, subject, body)
+
+    # -- the computer's turns -------------------------------------------------------------------
+
+    def request_ai(self, game_id: int) -> bool:
+        """Search the computer's move in game ``game_id`` if it is the computer's turn and no worker has
+        taken the turn (a lease row, so that one worker plays it even with several)."""
+        at = clocks.now()
+        with self.db.write() as session:
+            row = session.get(GameRow, game_id)
+            if row is None or row.status != "active":
+                return False
+            seat = next((s for s in row.seats if s.seat == row.to_move and s.kind == "ai"), None)
+            if seat is None or seat.agent is None:
+                return False
+            taken = session.execute(
+                update(GameRow).where(GameRow.id == game_id, GameRow.version == row.version,
+                                      GameRow.status == "active",
+                                      or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at))
+                .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
+                         seat.agent, row.seed + row.ply)
+            version, ply = row.version, row.ply
+        self._searching.add(game_id)
+        future = self.ai.submit(ai.choose, job)
+        future.add_done_callback(lambda done: self._ai_done(game_id, version, ply, done))
+        return True
+
+    def _ai_done(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
+        if self._closing:
+            return
+        with contextlib.suppress(RuntimeError):  # the server is stopping
+            self._io.submit(self._ai_answer, game_id, version, ply, done)
+
+    def _ai_answer(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
+        self._searching.discard(game_id)
+        try:
+            text = done.result()
+        except Exception:
+            log.exception("the computer's search failed in game %s", game_id)
+            return  # the lease runs out and the sweep tries again
+        try:
+            self._move(None, game_id, ply, text, None, version)
+        except Conflict:
+            pass  # the game moved on (a takeback, a resignation, a timeout): the answer is stale
+        except Exception:
+            log.exception("the computer's move %r failed in game %s", text, game_id)
+
+    # -- the sweep: timeouts and computer turns, with nobody connected ---------------------------
+
+    def sweep(self) -> int:
+        """End the games whose mover's time ran out, and start the computer's turns nobody has taken
+        (after a restart, or a search that died). Returns how many games it ended."""
+        at = clocks.now()
+        with self.db.read() as session:
+            due = play.due_for_timeout(session, at)
+            mover = aliased(Seat)
+            waiting = list(session.scalars(
+                select(GameRow.id).join(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
+                .where(GameRow.status == "active", mover.kind == "ai",
+                       or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at)).limit(100)))
+        ended = 0
+        for game_id, version in due:
+            ended += self._time_out(game_id, version, at)
+        for game_id in waiting:
+            self.request_ai(game_id)
+        return ended
+
+    def _time_out(self, game_id: int, version: int, at: Any) -> int:
+        with self.db.write() as session:
+            row = play.lock_game(session, game_id)
+            # The conditional part: finished once, by whichever worker sees this version first.
+            if row.status != "active" or row.version != version or row.deadline is None or row.deadline > at:
+                return 0
+            play.timeout(row, at)
+            self._stage(session, row)
+        self._after(row, self._state_after(row), "timeout")
+        return 1

@@ -1,0 +1,135 @@
+"""What a game looks like to one caller: every field a seat or spectator receives is made here, from
+``state.view(seat)`` (``None``: a spectator) and the game's public row, never from the state itself.
+
+Routes and pushed events both use :func:`game_out`, so an event tells a watcher no more than a
+request would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from boardlab.core.state import State
+from boardlab.core.view import View
+from boardlab.server import clocks
+from boardlab.server.models import Game as GameRow
+from boardlab.server.play import TIMEOUT, game_of, seat_name, time_control
+from boardlab.server.schemas import (
+    ClockOut,
+    GameOut,
+    GameSummary,
+    MoveOut,
+    SeatOut,
+    TimeOut,
+    ViewOut,
+)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    return None if moment is None else moment.replace(tzinfo=UTC)
+
+
+def time_out(row: GameRow) -> TimeOut:
+    control = time_control(row)
+    return TimeOut(kind=control.kind, description=control.describe(), days_per_move=control.days_per_move,
+                   minutes=None if control.base_seconds is None else control.base_seconds / 60,
+                   increment=control.increment_seconds)
+
+
+def seats_out(row: GameRow, view: View | None) -> list[SeatOut]:
+    game = game_of(row)
+    return [SeatOut(seat=s.seat, kind=s.kind, name=seat_name(s), accepted=s.accepted,
+                    label=game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat))
+            for s in row.seats]
+
+
+def clocks_out(row: GameRow, at: datetime) -> list[ClockOut]:
+    out = []
+    for s in row.seats:
+        running = row.status == "active" and s.seat == row.to_move
+        remaining = s.remaining_seconds
+        if remaining is not None and running:
+            remaining = max(0.0, remaining - clocks.seconds_between(row.turn_started_at, at))
+        out.append(ClockOut(seat=s.seat, remaining_seconds=remaining, running=running))
+    return out
+
+
+def describe(row: GameRow, view: View) -> str:
+    game = game_of(row)
+
+    def label(seat: int) -> str:
+        return game.seat_label(view.data, seat)
+
+    if row.status == "challenge":
+        return "A challenge: waiting for " + ", ".join(f"seat {s.seat}" for s in row.seats if not s.accepted) + "."
+    if row.status == "declined":
+        return "The challenge was declined."
+    if row.status == "finished" and row.result is not None:
+        winners = [label(s) for s, score in enumerate(row.result) if score == 1]
+        if row.termination == "resignation" and row.loser is not None:
+            return f"Game over: {label(row.loser)} resigned; {' and '.join(winners)} won."
+        if row.termination == TIMEOUT and row.loser is not None:
+            return f"Game over: {label(row.loser)} ran out of time; {' and '.join(winners)} won."
+        if row.termination == "agreement":
+            return "Game over: drawn by agreement."
+        if winners:
+            return f"Game over: {' and '.join(winners)} won by {view.end_reason}."
+        return f"Game over: drawn by {view.end_reason}."
+    if view.to_move is None:
+        return "Game over."
+    return f"{label(view.to_move)} to move (seat {view.to_move})."
+
+
+def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any]) -> ViewOut:
+    view = state.view(seat)
+    game = state.game
+    legal: list[str] = []
+    steps: dict[str, list[str]] = {}
+    if row.status == "active":
+        for legal_move in view.legal_moves():
+            legal.append(legal_move.text)
+            path = legal_move.path
+            if len(path) > 1:
+                steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
+                    + [legal_move.text]
+    # Under perfect information the view is the state, whose moves already carry their text.
+    history = view.state.history() if game.info.perfect_information else view.history()
+    moves = [MoveOut(ply=m.ply, seat=m.seat, text=history[m.ply].text, at=utc(m.at) or m.at, seconds=m.seconds)
+             for m in move_rows if m.ply < len(history)]
+    result = list(view.result) if view.result is not None else None
+    return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
+                   position=view.to_text(), board=str(view), description=describe(row, view),
+                   legal_moves=legal, move_steps=steps, moves=moves, result=result, end_reason=view.end_reason)
+
+
+def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move_rows: Sequence[Any],
+             can_hint: bool, at_ply: int | None = None) -> GameOut:
+    """The game as the caller holding ``held`` sees it from ``seat``; ``at_ply``: the position after that
+    many moves (a step back through the move list) instead of the current one."""
+    shown = state
+    if at_ply is not None:
+        for _ in range(max(0, row.ply - at_ply)):
+            assert shown.previous is not None
+            shown = shown.previous
+    at = clocks.now()
+    return GameOut(
+        id=row.id, game=row.game, game_name=game_of(row).name, variant=row.variant, options=row.options,
+        rules_version=row.rules_version, perfect_information=game_of(row).info.perfect_information,
+        status=row.status,  # type: ignore[arg-type]
+        ply=row.ply, to_move=row.to_move, result=row.result, termination=row.termination, loser=row.loser,
+        seats=seats_out(row, state.view(seat)), time=time_out(row), clocks=clocks_out(row, at),
+        deadline=utc(row.deadline), draw_offers=list(row.draw_offers or []), undo_request=row.undo_request,
+        created_at=utc(row.created_at) or row.created_at, started_at=utc(row.started_at),
+        finished_at=utc(row.finished_at), version=row.version, your_seats=held, can_hint=can_hint,
+        view=view_out(row, shown, seat, move_rows),
+    )
+
+
+def summary(row: GameRow, held: list[int], invited: bool) -> GameSummary:
+    return GameSummary(
+        id=row.id, game=row.game, game_name=game_of(row).name, status=row.status, ply=row.ply, to_move=row.to_move,
+        seats=seats_out(row, None), time=time_out(row), deadline=utc(row.deadline), result=row.result,
+        termination=row.termination, created_at=utc(row.created_at) or row.created_at, your_seats=held,
+        your_turn=row.status == "active" and row.to_move in held, invited=invited)

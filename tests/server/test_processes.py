@@ -1,0 +1,172 @@
+"""The server as people run it: ``boardlab serve`` processes killed with SIGKILL, several workers on
+PostgreSQL sharing live updates through LISTEN/NOTIFY, time running out with nobody connected."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+
+from tests.server.conftest import Api, LiveServer, free_port, settings_for, wait_for
+
+
+@contextmanager
+def serve(db_url: str, folder: Path, port: int, workers: int = 1) -> Iterator[subprocess.Popen[bytes]]:
+    """``boardlab serve`` in a subprocess, ready to answer."""
+    log = open(folder / f"serve-{port}-{time.monotonic_ns()}.log", "wb")  # noqa: SIM115
+    process = subprocess.Popen([sys.executable, "-m", "boardlab", "serve", "--db", db_url, "--port", str(port),
+                                "--workers", str(workers), "--log-level", "warning"],
+                               cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/agents", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"boardlab serve did not start: {Path(log.name).read_text()[-2000:]}")
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        log.close()
+
+
+def test_kill_9_in_a_stream_of_moves_loses_no_acknowledged_move(db_url: str, tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    acknowledged: list[tuple[int, int, str]] = []
+    games: set[int] = set()
+    stop = threading.Event()
+
+    def player(name: str, seed: int) -> None:
+        rng = random.Random(seed)
+        with httpx.Client(base_url=url, timeout=10) as client:
+            headers = Api(client).user(name)
+            while not stop.is_set():
+                try:
+                    body = {"game": "ndengrod", "seats": [{"kind": "me"}, {"kind": "me"}]}
+                    game = client.post("/api/games", json=body, headers=headers).json()["game"]
+                    games.add(game["id"])
+                    while game["status"] == "active" and not stop.is_set():
+                        move = rng.choice(game["view"]["legal_moves"])
+                        response = client.post(f"/api/games/{game['id']}/moves",
+                                               json={"ply": game["ply"], "move": move}, headers=headers)
+                        assert response.status_code == 201, response.text
+                        acknowledged.append((game["id"], game["ply"], move))
+                        game = response.json()
+                except httpx.HTTPError:
+                    return  # the server is gone
+
+    with serve(db_url, tmp_path, port) as process:
+        threads = [threading.Thread(target=player, args=(f"p{i}", i)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        wait_for(lambda: len(acknowledged) >= 60, timeout=120)
+        os.kill(process.pid, signal.SIGKILL)  # in the middle of the stream
+        process.wait()
+        for thread in threads:
+            thread.join(timeout=30)
+    stop.set()
+    before_restart = len(acknowledged)
+    with serve(db_url, tmp_path, port), httpx.Client(base_url=url, timeout=10) as client:
+        stored: dict[int, list[str]] = {}
+        for game_id in games:
+            game = client.get(f"/api/games/{game_id}").json()
+            stored[game_id] = [m["text"] for m in game["view"]["moves"]]
+            assert game["ply"] == len(stored[game_id])
+        for game_id, ply, move in acknowledged:
+            assert stored[game_id][ply] == move, (game_id, ply)
+        # No game half-written: every row's ply is its number of moves, and they replay (the GET above did).
+        engine = create_engine(db_url)
+        with engine.connect() as connection:
+            mismatched = connection.execute(text(
+                "SELECT g.id FROM games g WHERE g.ply != (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)"
+            )).all()
+        engine.dispose()
+        assert mismatched == []
+        # The games go on.
+        api = Api(client)
+        api.tokens = {}
+        login = client.post("/api/login", json={"name": "p0", "password": "correct horse", "kind": "api"}).json()
+        headers = {"Authorization": f"Bearer {login['token']}"}
+        mine = [g for g in client.get("/api/my/games", headers=headers).json() if g["status"] == "active"]
+        assert mine, "a game still in play"
+        game = client.get(f"/api/games/{mine[0]['id']}", headers=headers).json()
+        response = client.post(f"/api/games/{game['id']}/moves", headers=headers,
+                               json={"ply": game["ply"], "move": game["view"]["legal_moves"][0]})
+        assert response.status_code == 201
+    print(f"kill -9: {before_restart} moves acknowledged before the kill, all {before_restart} found after the "
+          f"restart, in {len(games)} games")
+
+
+def test_several_workers_share_live_updates_through_postgresql(pg_url: str, tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with serve(pg_url, tmp_path, port, workers=2), httpx.Client(base_url=url, timeout=10) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        watchers: list[dict[str, Any]] = []
+
+        def watch(record: dict[str, Any]) -> None:
+            with httpx.Client(base_url=url, timeout=httpx.Timeout(10, read=60)) as own, \
+                    own.stream("GET", f"/api/games/{game_id}/events") as response:
+                for line in response.iter_lines():
+                    if line.startswith(": boardlab worker"):
+                        record["worker"] = line.split()[-1]
+                    elif line.startswith("data:") and '"view"' in line:
+                        record["plies"].append(json.loads(line[5:])["ply"])
+                        if record["plies"][-1] == 4:
+                            return
+
+        threads = []
+        for _ in range(16):  # until the watchers are spread over both workers
+            record: dict[str, Any] = {"plies": []}
+            watchers.append(record)
+            threads.append(threading.Thread(target=watch, args=(record,), daemon=True))
+            threads[-1].start()
+            wait_for(lambda record=record: "worker" in record and record["plies"])
+            if len({w["worker"] for w in watchers}) == 2 and len(watchers) >= 4:
+                break
+        assert len({w["worker"] for w in watchers}) == 2, "the watchers all landed on one worker"
+        for ply, (name, move) in enumerate([("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]):
+            with httpx.Client(base_url=url, timeout=10) as fresh:  # a new connection: either worker
+                assert fresh.post(f"/api/games/{game_id}/moves", json={"ply": ply, "move": move},
+                                  headers=api.user(name)).status_code == 201
+        for thread in threads:
+            thread.join(timeout=30)
+        for watcher in watchers:
+            assert watcher["plies"][-1] == 4, watcher
+
+
+def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
+    with LiveServer(settings_for(sqlite_url, sweep_seconds=0.2).with_(background=True)) as server, \
+            httpx.Client(base_url=server.url, timeout=10) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3}, time={"kind": "live", "minutes": 0.05})
+        game = api.show(game_id)
+        assert game["status"] == "active"
+        time.sleep(4)  # three seconds on the clock; no request meanwhile
+        over = api.show(game_id)
+        assert over["status"] == "finished" and over["termination"] == "timeout" and over["loser"] == 0
+        assert over["finished_at"] < over["deadline"] if over["deadline"] else True
