@@ -31,6 +31,7 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+offline: bool | None
 try:
     offline = context.is_offline_mode()
 except (AttributeError, NameError):  # imported outside a migration (pytest collecting doctests): nothing to run
