@@ -40,6 +40,11 @@ class Agent(ABC):
     """Something that chooses moves for a seat."""
 
     name: str = "agent"
+    # What the last ``choose`` saw, for playtest measures: the analysis it chose from (``None`` where
+    # it searched nothing, e.g. a forced move) and the mover's own chance of winning after the move it
+    # chose, in [0, 1] (a draw counts ½), where the agent estimates one.
+    last_analysis: Analysis | None = None
+    last_estimate: float | None = None
 
     @abstractmethod
     def choose(self, view: View) -> Move:
@@ -48,6 +53,14 @@ class Agent(ABC):
     @abstractmethod
     def analyse(self, view: View) -> Analysis:
         """The moves this agent considers, ranked."""
+
+    def _remember(self, analysis: Analysis | None, move: Move) -> Move:
+        """Keep ``analysis`` and the chosen ``move``'s value as :attr:`last_analysis` and :attr:`last_estimate`."""
+        self.last_analysis = analysis
+        self.last_estimate = None
+        if analysis is not None:
+            self.last_estimate = next((c.value for c in analysis.candidates if c.move == move), None)
+        return move
 
     def check(self, game: Game) -> None:  # noqa: B027 (most agents play every game)
         """Raise :class:`boardlab.BoardlabError` if this agent cannot play ``game`` (before any move)."""

@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+    from boardlab.cli.playtest import add_parsers as add_playtest_parsers
+
+    add_playtest_parsers(commands)
     return parser
 
 
@@ -193,8 +196,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay,
-    "match": cmd_match,
+    "match": cmd_match, "playtest": lambda args: _playtest("cmd_playtest", args),
+    "tune": lambda args: _playtest("cmd_tune", args),
 }
+
+
+def _playtest(name: str, args: argparse.Namespace) -> int:
+    from boardlab.cli import playtest
+
+    handler: Any = getattr(playtest, name)
+    return int(handler(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
