@@ -79,7 +79,10 @@ def test_a_stopped_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path
     assert len(store.finished()) == 3
     with pytest.raises(boardlab.BoardlabError, match="--resume"):
         run_plan(the_plan, tmp_path / "lab", workers=2)
-    resumed = run_plan(the_plan, tmp_path / "lab", workers=2, resume=True)
+    played: list[int] = []
+    resumed = run_plan(the_plan, tmp_path / "lab", workers=2, resume=True,
+                       on_game=lambda trace, done, total: played.append(done))
+    assert played == list(range(4, len(planned) + 1))  # only the games not yet stored were played
     keys = [t.key for t in resumed]
     assert sorted(keys) == sorted(planned) and len(keys) == len(set(keys))
     assert len(list((tmp_path / "lab" / "store" / "games").glob("*.parquet"))) == len(planned)

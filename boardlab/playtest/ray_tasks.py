@@ -7,6 +7,7 @@ machines of a cluster need boardlab installed (the same version) in the Python t
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -26,9 +27,9 @@ def play_on_ray(jobs: list[GameJob], address: str, workers: int | None = None) -
         try:
             if address == "local":
                 ray.init(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
-                         logging_level="ERROR", log_to_driver=False)
+                         logging_level=logging.ERROR, log_to_driver=False)
             else:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as error:
             raise BoardlabError(f"cannot reach a Ray cluster at {address!r}: {error}") from None
     remote: Any = ray.remote(num_cpus=1, max_retries=0)(play_traced)

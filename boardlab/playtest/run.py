@@ -72,7 +72,7 @@ class Plan:
             game = load(self.game, **options)
             resolved = dict(game.options)
             seats = game.num_seats
-            common = {"variant": label, "game": game.id, "options": resolved, "seconds": self.seconds,
+            common: dict[str, Any] = {"variant": label, "game": game.id, "options": resolved, "seconds": self.seconds,
                       "max_turns": self.max_turns}
             for i in range(self.games):
                 jobs.append(GameJob(key=f"v{number:02d}-self-{i:04d}", agents=self.seat_agents(seats),

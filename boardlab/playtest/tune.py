@@ -157,7 +157,7 @@ def tune(plan: Plan, space: Space, targets: list[Target], trials: int, folder: P
         plan = replace(plan, skill=None, skill_games=0)  # no mini-match nobody asked for
     plan.check()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    directions = ["minimize"] * len(targets)
+    directions = [optuna.study.StudyDirection.MINIMIZE] * len(targets)
     study = optuna.create_study(directions=directions, sampler=optuna.samplers.TPESampler(seed=seed))
     found: dict[int, Found] = {}
 
