@@ -140,3 +140,22 @@ def test_cli_explains_bad_input_in_one_line(argv: list[str], message: str, tmp_p
     assert main([*argv, "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_tune_finds_variants_and_each_reproduce_command_plays_them_again(tmp_path: Path) -> None:
+    from boardlab.playtest.tune import parse_space, parse_targets, tune
+
+    base = Plan("ndengrod", {"length": 3}, {}, ("random",), 4, seed=2)
+    targets = parse_targets(["DurationTurns<=6", "AdvantageP1=0.5"])
+    result = tune(base, parse_space(["size=2..3"]), targets, trials=3, folder=tmp_path / "tune", workers=1)
+    assert result.best and len(result.best[0].misses) == 2
+    assert [sum(f.misses) for f in result.best] == sorted(sum(f.misses) for f in result.best)
+    best = result.best[0]
+    for target, miss in zip(targets, best.misses, strict=True):
+        assert miss == pytest.approx(target.miss(best.measured[target.metric].value))
+    argv = best.command.split()[1:]
+    argv[argv.index("--out") + 1] = str(tmp_path / "again")
+    assert main([*argv, "--workers", "1"]) == 0
+    again = [t for t in Store(tmp_path / "again").load() if t.kind == "self"]
+    assert sum(t.turns for t in again) / len(again) == pytest.approx(best.measured["DurationTurns"].value)
+    assert "reproduce: boardlab playtest ndengrod -o length=3 -o size=" in result.summary()
