@@ -90,7 +90,7 @@ def make_plan(args: argparse.Namespace, sweep: dict[str, list[Any]]) -> Any:
 
 
 def cmd_playtest(args: argparse.Namespace) -> int:
-    from boardlab.playtest.report import write_report
+    from boardlab.playtest.report import markdown_summary, write_report
     from boardlab.playtest.run import parse_sweep, run_plan
 
     plan = make_plan(args, parse_sweep(args.sweep or []))
@@ -101,6 +101,7 @@ def cmd_playtest(args: argparse.Namespace) -> int:
                           on_game=on_game)
     command = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     report = write_report(plan, traces, out / "report.html", command=command)
+    (out / "summary.md").write_text(markdown_summary(plan, traces), encoding="utf-8")
     print(f"{len(traces)} games stored in {out / 'store'}; report: {report}")
     return 0
 

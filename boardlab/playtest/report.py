@@ -233,3 +233,19 @@ def _heat_section(summaries: list[dict[str, Any]]) -> str:
     return ("<p class='note'>Not drawn yet: the board pictures come from the render layer "
             f"(<code>boardlab.render</code>). Most played cells: "
             f"{html.escape(', '.join(f'{c} {n}' for c, n in counts.most_common(12)))}.</p>")
+
+
+SUMMARY_METRICS = ("AdvantageP1", "Balance", "Drawishness", "Timeouts", "DurationTurns", "BranchingFactor",
+                   "FirstContact", "FirstCapture", "LeadChange", "Drama", "SkillGap")
+
+
+def markdown_summary(plan: Plan, traces: Sequence[GameTrace], names: Sequence[str] = SUMMARY_METRICS) -> str:
+    """The main metrics per variant as a Markdown table (for notes such as ``docs/findings``)."""
+    summaries = variant_summaries(plan, traces)
+    lines = ["| variant | games | " + " | ".join(names) + " | seat wins |",
+             "|---|---|" + "---|" * len(names) + "---|"]
+    for s in summaries:
+        cells = " | ".join(s["metrics"][name].text(2) for name in names)
+        seats = " / ".join(seat["wins"].text(2) for seat in s["seats"])
+        lines.append(f"| {s['label']} | {len(s['games'])} | {cells} | {seats} |")
+    return "\n".join(lines) + "\n"

@@ -2,6 +2,8 @@
 
 >>> [round(x, 3) for x in rate_interval(5, 10)]
 [0.237, 0.763]
+>>> rate(3, 4).text(2), mean([120.0, 140.0]).text(2)
+('0.75 [0.3, 0.95]', '130 [120, 140]')
 >>> lo, hi = bootstrap_interval([1.0, 2.0, 3.0, 4.0], seed=1)
 >>> 1.0 <= lo <= 2.5 <= hi <= 4.0
 True
@@ -36,8 +38,13 @@ class Estimate:
         if self.value is None:
             return "–"
         if self.low is None or self.high is None:
-            return f"{self.value:.{digits}g}"
-        return f"{self.value:.{digits}g} [{self.low:.{digits}g}, {self.high:.{digits}g}]"
+            return _number(self.value, digits)
+        return f"{_number(self.value, digits)} [{_number(self.low, digits)}, {_number(self.high, digits)}]"
+
+
+def _number(value: float, digits: int) -> str:
+    """``digits`` significant digits, but whole numbers never in exponent form (130, not 1.3e+02)."""
+    return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
 
 
 def rate_interval(successes: float, trials: int) -> tuple[float, float]:
