@@ -155,7 +155,7 @@ def run_plan(plan: Plan, folder: str | Path, workers: int | None = None, ray_add
     if done and not resume:
         raise BoardlabError(f"{folder} already holds {len(done)} finished games; add --resume to finish "
                             "the run, or choose another --out")
-    plan_path.write_text(json.dumps(wanted, indent=2, sort_keys=True) + "\n")
+    plan_path.write_text(json.dumps(wanted, indent=2) + "\n")  # key order kept: it orders the variants
     jobs = plan.jobs()
     pending = [job for job in jobs if job.key not in done]
     count = len(jobs) - len(pending)
