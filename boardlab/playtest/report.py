@@ -29,7 +29,8 @@ STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 1em 0; }
-th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; }
+th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; white-space: nowrap; }
+.wide { overflow-x: auto; max-width: 100%; }
 th { background: #f3f3f3; } td.name { text-align: left; font-weight: 600; }
 td.help { text-align: left; color: #666; font-size: 0.9em; }
 code, pre { background: #f6f6f6; padding: 2px 4px; } pre { padding: 8px; white-space: pre-wrap; }
@@ -100,7 +101,7 @@ def _header(plan: Plan, traces: Sequence[GameTrace], command: str) -> str:
                  "percentile bootstrap over games (seeded). Metric names and definitions are Ludii's "
                  "(<code>boardlab.playtest.metrics</code> gives each formula and where ours differ). "
                  "Estimates are the playing agents' own; games with random agents have none.</p>")
-    return "\n".join(lines)
+    return "".join(lines)
 
 
 def _options_text(options: dict[str, Any]) -> str:
@@ -113,19 +114,19 @@ def _cell(estimate: Estimate) -> str:
 
 def _metrics_table(summaries: list[dict[str, Any]]) -> str:
     head = "".join(f"<th>{html.escape(s['label'])}</th>" for s in summaries)
-    rows = [f"<table><tr><th>metric</th>{head}<th>meaning</th></tr>"]
+    rows = [f"<div class='wide'><table><tr><th>metric</th><th>meaning</th>{head}</tr>"]
     names = [*metrics.NAMES, "SkillGap"]
     helps = {m.name: m.help for m in metrics.METRICS}
     helps["SkillGap"] = "stronger agent's score against the weaker"
     for name in names:
         cells = "".join(f"<td>{_cell(s['metrics'][name])}</td>" for s in summaries)
-        rows.append(f"<tr><td class='name'>{name}</td>{cells}<td class='help'>{html.escape(helps[name])}</td></tr>")
+        rows.append(f"<tr><td class='name'>{name}</td><td class='help'>{html.escape(helps[name])}</td>{cells}</tr>")
     games = "".join(f"<td>{len(s['games'])}</td>" for s in summaries)
-    rows.append(f"<tr><td class='name'>games</td>{games}<td class='help'>self-play games measured</td></tr>")
+    rows.append(f"<tr><td class='name'>games</td><td class='help'>self-play games measured</td>{games}</tr>")
     ends = "".join("<td>" + html.escape(", ".join(f"{r}: {n}" for r, n in s["end_reasons"].most_common())) + "</td>"
                    for s in summaries)
-    rows.append(f"<tr><td class='name'>endings</td>{ends}<td class='help'>how the games ended</td></tr>")
-    rows.append("</table>")
+    rows.append(f"<tr><td class='name'>endings</td><td class='help'>how the games ended</td>{ends}</tr>")
+    rows.append("</table></div>")
     return "\n".join(rows)
 
 
