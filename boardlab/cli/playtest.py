@@ -115,6 +115,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     result = tune(plan, space, targets, trials=args.trials, folder=Path(args.out), workers=args.workers,
                   ray_address=args.ray, top=args.top)
     print(result.summary())
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        (Path(args.out) / "best.txt").write_text(result.summary() + "\n", encoding="utf-8")
+    except OSError as error:
+        raise BoardlabError(f"cannot write {args.out}/best.txt: {error.strerror}") from None
     return 0
 
 
@@ -134,6 +139,8 @@ def playtest_progress(plan: Any) -> Iterator[Callable[[Any, int, int], None]]:
 
         def on_game(trace: Any, done: int, total: int) -> None:
             nonlocal draws
+            if progress.tasks[task].total is None:  # the first game of this sitting: games already stored
+                progress.reset(task, total=total, completed=done - 1)  # do not count toward the speed
             if trace.kind == "self":
                 if trace.winner is None:
                     draws += 1
