@@ -159,3 +159,12 @@ def test_tune_finds_variants_and_each_reproduce_command_plays_them_again(tmp_pat
     again = [t for t in Store(tmp_path / "again").load() if t.kind == "self"]
     assert sum(t.turns for t in again) / len(again) == pytest.approx(best.measured["DurationTurns"].value)
     assert "reproduce: boardlab playtest ndengrod -o length=3 -o size=" in result.summary()
+
+
+def test_tune_checks_each_trials_options_not_the_base_alone(tmp_path: Path) -> None:
+    from boardlab.playtest.tune import MISSING, parse_space, parse_targets, tune
+
+    base = Plan("ndengrod", {"size": 2, "length": 5}, {}, ("random",), 2, seed=2)  # lines of 5 need side 3
+    result = tune(base, parse_space(["size=3..4"]), parse_targets(["DurationTurns<=100"]), trials=2,
+                  folder=tmp_path, workers=1)
+    assert result.best and all(f.misses[0] < MISSING and f.options["size"] in (3, 4) for f in result.best)

@@ -89,6 +89,15 @@ class Plan:
 
     def check(self) -> None:
         """Refuse a plan that cannot run, before any game is played (options, agents, counts)."""
+        self.check_counts()
+        specs = set(self.agents) | set(self.skill or ())
+        for _, options in self.variants():
+            game = load(self.game, **options)
+            for spec in specs:
+                make_agent(spec).check(game)
+
+    def check_counts(self) -> None:
+        """Refuse counts and budgets that cannot run."""
         if self.games < 1:
             raise BoardlabError(f"--games {self.games}: accepted: a positive number")
         if self.skill_games < 0:
@@ -97,11 +106,8 @@ class Plan:
             raise BoardlabError(f"--max-turns {self.max_turns}: accepted: a positive number")
         if self.seconds is not None and self.seconds <= 0:
             raise BoardlabError(f"--seconds-per-move {self.seconds}: accepted: a positive number")
-        specs = set(self.agents) | set(self.skill or ())
-        for _, options in self.variants():
-            game = load(self.game, **options)
-            for spec in specs:
-                make_agent(spec).check(game)
+        for spec in set(self.agents) | set(self.skill or ()):
+            make_agent(spec)  # an unknown agent or setting, named before any game
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
