@@ -36,6 +36,7 @@ from boardlab.core.options import Option, OptionValue, resolve_options
 from boardlab.errors import BoardlabError, OptionError
 
 if TYPE_CHECKING:
+    from boardlab.core.cells import CellContent
     from boardlab.core.state import State
     from boardlab.core.view import View
 
@@ -252,6 +253,33 @@ class Game(ABC):
         give equal vectors.
         """
         return data
+
+    # -- drawing and clicking (renderers, browser boards, heat maps) ----------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        """Every cell of the board by its name in the notation, in the order :meth:`cell_contents` lists them."""
+        return ()
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Every cell as ``view``'s seat sees it: name, pieces, marks (:mod:`boardlab.core.cells`)."""
+        raise BoardlabError(f"{self.id} does not describe its cells for drawing")
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """What a user clicks, in order, to enter the move ``path`` (or its first actions) from ``data``.
+
+        Each step is a cell's name (one of :meth:`cell_names`, as a drawn board labels it) or a short
+        label for a choice that is no cell (``pass``, ``swap``), shown as a button. Two legal moves
+        never have the same steps. A game whose turns take several actions gives the steps of every
+        beginning of a legal path, the way :meth:`partial_text` writes it. Asked about an action that
+        names nothing in ``data`` (a step off the board, an action of another phase) it returns ``()``.
+        The default, for games whose every move is one action, is the move's text as one label.
+        """
+        return (self.action_text(data, path),)
+
+    def click_text(self, data: np.ndarray, steps: tuple[str, ...]) -> str:
+        """The move text that click ``steps`` spell in the notation, so that an illegal click can be
+        parsed and explained (:meth:`parse_path`, :meth:`why_illegal`). Default: the steps joined by spaces."""
+        return " ".join(steps)
 
     # -- hidden information (the defaults are right for perfect information) -------------------
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
@@ -333,3 +334,26 @@ class Gtbm(Game):
             f"without a capture (limit {self.options['no_capture_limit']})"
         )
         return "\n".join(lines)
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Each square with its piece: colour and seat 0 Black, 1 White."""
+        values = view.data[k.BOARD: k.BOARD + self.size * self.size].tolist()
+        return [CellContent(name, (Piece(value - 1, value - 1),) if value else ())
+                for name, value in zip(self._names, values, strict=True)]
+
+    def plies_without_capture(self, data: np.ndarray) -> int:
+        """Plies in a row without a capture (the no-capture limit counts them)."""
+        return int(data[k.F_QUIET])
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """The piece's square, then the square it steps to (what it takes goes by itself)."""
+        if len(path) != 1 or not 0 <= path[0] < 3 * self.size * self.size:
+            return ()
+        cell, step = divmod(path[0], 3)
+        to = self._destination(int(data[k.F_SIDE]), cell, step)
+        return () if to < 0 else (self._names[cell], self._names[to])

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.options import OptionValue
@@ -629,3 +630,82 @@ class HiddenMoveDoubleGomoku(Game):
         responder = COLOURS[1 - int(data[k.F_COLOUR])]
         return (f"{mover} announced {line}: {responder} may reveal hidden stones on {line} "
                 f"(none, or reveal and the points).")
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Each point with the stones ``view``'s seat may see: colour 0 x, 1 o, kind ``hidden`` or
+        ``revealed`` (seat ``None`` before B has chosen a side); marks ``closed`` (a revealed stone
+        stands there) and ``target`` (the mover's own secret target while the responder decides)."""
+        data, cells = view.data, self.cells
+        chosen = data[k.F_X_SEAT] >= 0
+        target = int(data[k.F_TARGET])
+        contents = []
+        for cell, name in enumerate(self._names):
+            pieces = []
+            for colour in (k.COLOUR_X, k.COLOUR_O):
+                value = int(data[k.STONES + colour * cells + cell])
+                if value:
+                    seat = int(k.seat_of(data, colour)) if chosen else None
+                    pieces.append(Piece(colour, seat, "revealed" if value == k.REVEALED else "hidden"))
+            marks = {"closed"} if any(p.kind == "revealed" for p in pieces) else set()
+            if cell == target:
+                marks.add("target")
+            contents.append(CellContent(name, tuple(pieces), frozenset(marks)))
+        return contents
+
+    def announced_line(self, view: View) -> tuple[str, tuple[str, ...]] | None:
+        """While the responder decides: the announced line's name (``row e``) and its points; else ``None``."""
+        data = view.data
+        if data[k.F_PHASE] != k.PH_RESPOND or data[kernel.TO_MOVE] < 0:
+            return None
+        axis, line = int(data[k.F_AXIS]), int(data[k.F_LINE])
+        return self.line_name(axis, line), tuple(self._names[p] for p in self.line_points(axis, line))
+
+    def status_lines(self, view: View) -> list[str]:
+        """What the referee has made public: each colour's hidden and revealed stones and fives, and
+        what happens next (the last lines of the text board)."""
+        data, cells = view.data, self.cells
+        lines = []
+        if data[k.F_X_SEAT] >= 0:
+            for colour in (0, 1):
+                stones = data[k.STONES + colour * cells: k.STONES + (colour + 1) * cells]
+                shown = int(np.count_nonzero(stones == k.REVEALED))
+                five = ", announced a five" if data[k.F_FIVE_FLAG + colour] else ""
+                lines.append(f"{COLOURS[colour]} (seat {int(k.seat_of(data, colour))}): "
+                             f"{int(data[k.F_HIDDEN + colour])} hidden, {shown} revealed{five}")
+        return [*lines, self._situation(view)]
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """Setup: the point. Side: ``x`` or ``o``. Commit: the target point, then ``row`` or ``col``;
+        ``pass``. Response: the points of the stones to reveal, in line order, then ``reveal``; or ``none``."""
+        if len(path) != 1:
+            return ()
+        action, cells, phase = path[0], self.cells, int(data[k.F_PHASE])
+        if phase == k.PH_SETUP:
+            point = action - k.setup_base(cells)
+            return (self._names[point],) if 0 <= point < cells else ()
+        if phase == k.PH_CHOOSE:
+            return {k.choose_x(cells): ("x",), k.choose_o(cells): ("o",)}.get(action, ())
+        if phase == k.PH_COMMIT:
+            if action == k.pass_action(cells):
+                return ("pass",)
+            return (self._names[action >> 1], _AXES[action & 1]) if 0 <= action < 2 * cells else ()
+        mask = action - k.reveal_base(cells)
+        if not 0 <= mask < 2 ** self.size:
+            return ()
+        if mask == 0:
+            return ("none",)
+        points = self.line_points(int(data[k.F_AXIS]), int(data[k.F_LINE]))
+        return (*(self._names[p] for j, p in enumerate(points) if mask >> j & 1), "reveal")
+
+    def click_text(self, data: np.ndarray, steps: tuple[str, ...]) -> str:
+        """``e5 row`` as ``e5/row``, ``e3 e7 reveal`` as ``reveal e3 e7``."""
+        if len(steps) == 2 and steps[1] in _AXES:
+            return f"{steps[0]}/{steps[1]}"
+        if steps and steps[-1] == "reveal":
+            return "reveal " + " ".join(steps[:-1])
+        return super().click_text(data, steps)

@@ -47,6 +47,7 @@ import re
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -427,3 +428,36 @@ class Horsmeier(Game):
                     for cell in range(k.CELLS) if data[k.BOARD + cell]]
             lines.append(f"Upgrades count from (row on the owner's side): {', '.join(refs)}")
         return "\n".join(lines)
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Each square with its piece: colour 0 White, 1 Black; ``numbers`` hold ``strength`` and
+        ``life`` (turns left), and ``from_row`` where upgrades count from a remembered row (J3)."""
+        data = view.data
+        first_black = int(self.options["first_player"] == "black")
+        contents = []
+        for cell, name in enumerate(self._names):
+            piece = int(data[k.BOARD + cell]) - 1
+            if piece < 0:
+                contents.append(CellContent(name))
+                continue
+            colour = piece // k.SLOTS
+            numbers = {"strength": STRENGTHS[int(data[k.P_LEVEL + piece])], "life": int(data[k.P_LIFE + piece])}
+            if self.tracks_reference_rows:
+                numbers["from_row"] = int(data[k.P_REF + piece])
+            contents.append(CellContent(name, (Piece(colour, colour ^ first_black, "piece", numbers),)))
+        return contents
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """The piece's square, then the square it moves to; ``pass`` is a button."""
+        if len(path) != 1 or not 0 <= path[0] <= k.PASS:
+            return ()
+        if path[0] == k.PASS:
+            return ("pass",)
+        cell, direction = divmod(path[0], 4)
+        to = int(self.topology.neighbours[cell, direction])
+        return () if to < 0 else (self._names[cell], self._names[to])

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip
 from boardlab.core.options import OptionValue
@@ -481,3 +482,62 @@ class Mobiatus(Game):
                 lines.append(f"{'':4}{ROW_LETTERS[row]}  {marks}  {ROW_LETTERS[row]} -> {onward}")
         lines.append("R B a piece   r b its circle (the piece is on the other board, same square)   x singularity")
         return "\n".join(lines)
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self.face_name(face) for face in range(self.faces))
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Every face, in face order: a ``dot`` (the piece) or a ``circle`` (the opposite face of a
+        piece), colour 0 Red, 1 Blue; singular faces marked ``singularity`` (and ``touched`` once a
+        capture chain has walled them this turn)."""
+        data = view.data
+        swapped = int(data[layout.F_SWAPPED])
+        contents = []
+        for face, code in enumerate(data[layout.BOARD: layout.BOARD + self.faces].tolist()):
+            name = self.face_name(face)
+            if code in (layout.SING, layout.WALL):
+                marks = {"singularity", "touched"} if code == layout.WALL else {"singularity"}
+                contents.append(CellContent(name, (), frozenset(marks)))
+            elif code >= layout.DOT:
+                colour = (code - layout.DOT) % 2
+                kind = "circle" if code >= layout.CIRCLE else "dot"
+                contents.append(CellContent(name, (Piece(colour, colour ^ swapped, kind),)))
+            else:
+                contents.append(CellContent(name))
+        return contents
+
+    def turn_counts(self, data: np.ndarray) -> tuple[int, int, int]:
+        """Turns played, then Red's and Blue's pieces left."""
+        return int(data[layout.F_TURNS]), int(data[layout.F_COUNT]), int(data[layout.F_COUNT + 1])
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """The piece's face and its knight target, then each face the turn goes on to: a slide's
+        resting face, each further hop of a capture chain (as the move's text lists them); ``swap``."""
+        faces = self.faces
+        sim = data.copy()
+        steps: list[str] = []
+        for index, action in enumerate(path):
+            phase = int(sim[layout.F_PHASE])
+            if action == 9 * faces and phase == layout.PHASE_START:
+                steps.append("swap")
+            elif 8 * faces <= action < 9 * faces and phase == layout.PHASE_SLIDE:
+                steps.append(self.face_name(action - 8 * faces))
+            elif 0 <= action < 8 * faces and phase != layout.PHASE_SLIDE:
+                source = action >> 3
+                target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+                if target < 0 or (phase == layout.PHASE_CHAIN and source != int(sim[layout.F_CUR])):
+                    return ()
+                if phase == layout.PHASE_START:
+                    steps.append(self.face_name(source))
+                steps.append(self.face_name(target))
+            else:
+                return ()
+            if index < len(path) - 1:  # the steps before the last are a legal beginning of the turn
+                k.apply(sim, self.spec, action)
+        return tuple(steps)
+
+    def click_text(self, data: np.ndarray, steps: tuple[str, ...]) -> str:
+        """The faces clicked, joined as a move's path (``F1a-F3b-F5c``)."""
+        return "-".join(steps)

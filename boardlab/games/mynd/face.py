@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
@@ -672,6 +673,64 @@ class Mynd(Game):
         lines.append(", ".join(f"{COLOURS[seat]} {int(data[lay.F_SUPPLY + seat])} in hand"
                                for seat in range(self.num_seats)))
         return "\n".join(lines)
+
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Each point with its piece (kind ``peg`` for a starting peg; colour and seat alike); with
+        lock_on_enclose, a banked point (or piece) is marked ``banked:<seat>``."""
+        data = view.data
+        values = data[lay.BOARD: lay.BOARD + self.cells].tolist()
+        locked = bool(self.options["lock_on_enclose"])
+        locks = data[int(self.spec[lay.S_LOCKS]):][: self.cells].tolist() if locked else [0] * self.cells
+        contents = []
+        for name, value, lock in zip(self._names, values, locks, strict=True):
+            seat = (value - 1) & 3
+            pieces = (Piece(seat, seat, "peg" if value > lay.PEG else "piece"),) if value else ()
+            contents.append(CellContent(name, pieces, frozenset({f"banked:{lock - 1}"} if lock else ())))
+        return contents
+
+    def trunks(self, view: View) -> list[tuple[str, ...]]:
+        """Each seat's trunk (M5): the points of its pieces joined to its peg (diagonally where the link walls)."""
+        work = view.data.copy()
+        trunk = int(self.spec[lay.S_TRUNK])
+        work[trunk: trunk + self.cells] = 0
+        for seat in range(self.num_seats):
+            territory._mark_trunk(work, self.spec, seat)
+        stamps = work[trunk: trunk + self.cells].tolist()
+        return [tuple(self._names[c] for c, stamp in enumerate(stamps) if stamp == seat + 1)
+                for seat in range(self.num_seats)]
+
+    def in_hand(self, data: np.ndarray) -> tuple[int, ...]:
+        """Pieces each seat still has to place."""
+        return tuple(int(data[lay.F_SUPPLY + seat]) for seat in range(self.num_seats))
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """A placement is its point; a push is its rear piece, then the point that piece moves to
+        (the next point in the push's direction); ``pass`` is a button."""
+        if len(path) != 1 or not 0 <= path[0] <= self.pass_action:
+            return ()
+        action = path[0]
+        if action == self.pass_action:
+            return ("pass",)
+        if action < self.cells:
+            return (self._names[action],)
+        rear, direction = divmod(action - self.cells, 4)
+        to = self._step(rear, direction)
+        return () if to < 0 else (self._names[rear], self._names[to])
+
+    def click_text(self, data: np.ndarray, steps: tuple[str, ...]) -> str:
+        """A push's two points as the notation writes it: the rear piece and the direction (``d4^``)."""
+        if len(steps) == 2:
+            rear, to = self.cell_index(steps[0]), self.cell_index(steps[1])
+            for direction in range(4):
+                if rear is not None and to is not None and self._step(rear, direction) == to:
+                    return steps[0] + ARROWS[direction]
+        return super().click_text(data, steps)
 
 
 def _int64(value: int) -> int:

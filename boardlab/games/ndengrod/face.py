@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, hex_layout, hex_trapezoid, hexhex
@@ -325,3 +326,22 @@ class Ndengrod(Game):
             width = max(columns) + 1 if columns else 0
             text_lines.append("".join(grid.get((line, c), " ") for c in range(width)).rstrip())
         return "\n".join(text_lines)
+
+    # -- cells and clicks (for drawn boards) ----------------------------------------------------
+
+    def cell_names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+    def cell_contents(self, view: View) -> list[CellContent]:
+        """Each cell with its stone: colour 0 is x, 1 is o; the seat is the colour's player now (swap)."""
+        data = view.data
+        swapped = int(data[k.F_SWAPPED])
+        stones = data[k.BOARD: k.BOARD + self.cells].tolist()
+        return [CellContent(name, (Piece(stone - 1, (stone - 1) ^ swapped, "stone"),) if stone else ())
+                for name, stone in zip(self._names, stones, strict=True)]
+
+    def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
+        """A placement is its cell; ``pass`` and ``swap`` are buttons."""
+        if len(path) != 1 or not 0 <= path[0] <= self.cells + 1:
+            return ()
+        return (self.action_text(data, path),)

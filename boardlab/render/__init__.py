@@ -1,0 +1,97 @@
+"""SVG boards drawn from a view: one renderer per game, shared by the browser, reports and print.
+
+Everything drawn comes from ``state.view(seat)``, so a seat's picture never shows what the seat may
+not know. Every cell is an element with ``data-cell`` (its name in the game's notation) and every
+piece has ``data-piece`` and ``data-seat``, so a page can map clicks to cells
+(:mod:`boardlab.render.click`) and a test can find them.
+
+>>> import boardlab
+>>> from boardlab import render
+>>> state = boardlab.load("ndengrod", size=3, length=3).new_game().play("b2")
+>>> svg = render.board_svg(state.view(1), marks=render.Marks(targets=("a1",)))
+>>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox=')
+True
+>>> 'data-cell="b2"' in svg, 'data-piece="x stone"' in svg, 'class="mark-last"' in svg
+(True, True, True)
+>>> render.layouts("mobiatus")
+('faces', 'strip', 'bands')
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from boardlab.core.view import View
+from boardlab.render.click import NextSteps, last_move_cells, move_cells, next_steps, step_map, why_not
+from boardlab.render.picture import THEMES, Marks, RenderError, Theme, theme_named
+
+__all__ = [
+    "THEMES",
+    "Marks",
+    "NextSteps",
+    "RenderError",
+    "Theme",
+    "board_svg",
+    "last_move_cells",
+    "layouts",
+    "move_cells",
+    "next_steps",
+    "selection_marks",
+    "step_map",
+    "why_not",
+]
+
+# game id -> the module that draws it (each has LAYOUTS and draw(view, marks, theme, layout)).
+_RENDERERS = {
+    "ndengrod": "boardlab.render.ndengrod",
+    "gtbm": "boardlab.render.gtbm",
+    "horsmeier": "boardlab.render.horsmeier",
+    "mynd": "boardlab.render.mynd",
+    "mobiatus": "boardlab.render.mobiatus",
+    "hmdg": "boardlab.render.hmdg",
+}
+
+
+def _renderer(game_id: str) -> ModuleType:
+    if game_id not in _RENDERERS:
+        raise RenderError(f"no renderer for game {game_id!r}; accepted: {', '.join(_RENDERERS)}")
+    return importlib.import_module(_RENDERERS[game_id])
+
+
+def layouts(game_id: str) -> tuple[str, ...]:
+    """The layouts a game's board can be drawn in; the first is the default."""
+    return tuple(_renderer(game_id).LAYOUTS)
+
+
+def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
+              theme: Theme | str = "default", layout: str | None = None) -> str:
+    """The board as ``view``'s seat sees it, as a standalone SVG document (a string).
+
+    ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
+    ``size``: the width in pixels or as a length (``"180mm"``); ``None`` scales to its container.
+    ``theme``: ``"default"``, ``"print"`` or a :class:`Theme`. ``layout``: one of :func:`layouts`
+    (Möbiatus: ``"faces"``, the two flat boards, ``"strip"``, the Möbius strip in perspective, or
+    ``"bands"``, the flat boards cut into short bands for phones; HMDG: the announcements ``"beside"``
+    or ``"below"`` the board).
+    Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
+    """
+    module = _renderer(view.game.id)
+    chosen = layout if layout is not None else module.LAYOUTS[0]
+    if chosen not in module.LAYOUTS:
+        raise RenderError(f"{view.game.id} has no layout {chosen!r}; accepted: {', '.join(module.LAYOUTS)}")
+    marks = marks if marks is not None else Marks()
+    if marks.last is None:
+        marks = Marks(last_move_cells(view), marks.selected, marks.targets, marks.flagged, marks.heat,
+                      marks.heat_title)
+    picture, title, description = module.draw(view, marks, theme_named(theme), chosen)
+    return str(picture.svg(title, description, size))
+
+
+def selection_marks(view: View, prefix: tuple[str, ...]) -> Marks:
+    """Marks for a board where ``prefix`` has been clicked: those cells selected, where they may go next
+    as targets (the buttons a page shows are ``next_steps(view, prefix).steps`` that are no cells)."""
+    cells = set(view.game.cell_names())
+    following = next_steps(view, prefix).steps
+    return Marks(selected=tuple(step for step in prefix if step in cells),
+                 targets=tuple(step for step in following if step in cells))
