@@ -98,14 +98,14 @@ def test_resume_refuses_a_changed_plan(tmp_path: Path) -> None:
 
 def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
-    the_plan = plan(games=3, skill_games=1)
+    the_plan = plan(games=2, skill_games=1)
     pooled = run_plan(the_plan, tmp_path / "pool", workers=2)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:
         on_ray = run_plan(the_plan, tmp_path / "ray", ray_address="local")
     finally:
         ray.shutdown()
-    assert len(on_ray) == len(the_plan.jobs()) == 8
+    assert len(on_ray) == len(the_plan.jobs()) == 6
     assert fingerprint(on_ray) == fingerprint(pooled)
     assert any(p.estimate is not None for t in on_ray for p in t.plies)
 
@@ -124,6 +124,20 @@ def test_cli_playtest_writes_a_store_and_an_offline_report(tmp_path: Path, capsy
     assert "Plotly.newPlot" in page and len(page) > 1_000_000
     for name in ("AdvantageP1", "GameTreeComplexity", "SkillGap", "Win rate by seat", "Metrics against size"):
         assert name in page
+    assert page.count("<svg") >= 2 and 'data-cell="a1"' in page  # a heat map on each variant's board
+    assert "share of turns whose move touched the cell" in page
+
+
+def test_heat_map_counts_the_cells_each_move_touches() -> None:
+    from boardlab.playtest.report import heat_counts
+
+    the_plan = Plan("ndengrod", dict(SMALL), {}, ("random",), 2)
+    games = [play_traced(job) for job in the_plan.jobs()]
+    heat, turns = heat_counts(the_plan, games)
+    assert turns == sum(g.turns for g in games)
+    assert sum(heat.values()) == pytest.approx(1.0)  # a placement touches exactly one cell
+    first = games[0].plies[0]
+    assert first.cells == [first.move] and first.move in heat
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -16,6 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from boardlab.core.registry import load
 from boardlab.playtest import metrics
 from boardlab.playtest.run import Plan
 from boardlab.playtest.stats import Estimate
@@ -35,6 +36,7 @@ th { background: #f3f3f3; } td.name { text-align: left; font-weight: 600; }
 td.help { text-align: left; color: #666; font-size: 0.9em; }
 code, pre { background: #f6f6f6; padding: 2px 4px; } pre { padding: 8px; white-space: pre-wrap; }
 .note { color: #555; font-size: 0.9em; }
+.heat { display: flex; flex-wrap: wrap; gap: 1em; } figure { margin: 0; } figcaption { font-weight: 600; }
 """
 
 
@@ -71,7 +73,7 @@ def write_report(plan: Plan, traces: Sequence[GameTrace], path: str | Path, comm
         parts.append(f"<h2>{html.escape(title)}</h2>")
         parts.append(figure.to_html(full_html=False, include_plotlyjs=first, config={"displaylogo": False}))
         first = False
-    parts.append("<h2>Where moves are made</h2>" + _heat_section(summaries))
+    parts.append("<h2>Where moves are made</h2>" + _heat_section(plan, summaries))
     parts.append("</body></html>")
     out = Path(path)
     out.write_text("\n".join(parts), encoding="utf-8")
@@ -222,18 +224,39 @@ def _sweep_figures(plan: Plan, summaries: list[dict[str, Any]]) -> list[tuple[st
     return out
 
 
-def _heat_section(summaries: list[dict[str, Any]]) -> str:
+def heat_counts(plan: Plan, games: Sequence[GameTrace]) -> tuple[dict[str, float], int]:
+    """Per board cell, the share of turns whose move touched it (the start, the landing, a slide…)."""
+    if not games:
+        return {}, 0
+    board = set(load(plan.game, **games[0].options).cell_names())
     counts: Counter[str] = Counter()
+    turns = 0
+    for game in games:
+        for ply in game.plies:
+            turns += 1
+            counts.update({cell for cell in ply.cells if cell in board})
+    return {cell: n / turns for cell, n in counts.items()}, turns
+
+
+def _heat_section(plan: Plan, summaries: list[dict[str, Any]]) -> str:
+    """Each variant's start position drawn by the render layer, shaded by where moves were made."""
+    from boardlab.render import Marks, board_svg
+
+    pictures = []
     for s in summaries:
-        for g in s["games"]:
-            for ply in g.plies:
-                counts.update(ply.cells)
-    if not counts:
-        return ("<p class='note'>Not drawn: the cells each move touches come from the render layer "
-                "(<code>Game.click_steps</code>), which this build does not have yet.</p>")
-    return ("<p class='note'>Not drawn yet: the board pictures come from the render layer "
-            f"(<code>boardlab.render</code>). Most played cells: "
-            f"{html.escape(', '.join(f'{c} {n}' for c, n in counts.most_common(12)))}.</p>")
+        heat, turns = heat_counts(plan, s["games"])
+        if not heat:
+            continue
+        game = load(plan.game, **s["options"])
+        svg = board_svg(game.new_game().view(None), size=420,
+                        marks=Marks(last=(), heat=heat, heat_title="share of turns whose move touched the cell"))
+        pictures.append(f"<figure><figcaption>{html.escape(s['label'])}: {turns} turns of "
+                        f"{len(s['games'])} games</figcaption>{svg}</figure>")
+    if not pictures:
+        return "<p class='note'>No moves recorded cells on the board.</p>"
+    return ("<p class='note'>The start position of each variant, each cell shaded by the share of turns "
+            "whose move touched it (where a piece left, landed or was placed), over all self-play games.</p>"
+            "<div class='heat'>" + "".join(pictures) + "</div>")
 
 
 SUMMARY_METRICS = ("AdvantageP1", "Balance", "Drawishness", "Timeouts", "DurationTurns", "BranchingFactor",
