@@ -100,6 +100,7 @@ class Found:
     misses: list[float]
     measured: dict[str, Estimate] = field(repr=False)
     command: str = ""
+    pareto: bool = False  # on the Pareto front: no variant tried misses less on every target
 
 
 @dataclass
@@ -115,7 +116,9 @@ class TuneResult:
         lines = [f"{self.game}: {self.trials} trials for {', '.join(map(str, self.targets))}; best variants:"]
         for found in self.best:
             changed = " ".join(f"{k}={v}" for k, v in found.options.items()) or "(base options)"
-            lines.append(f"  trial {found.number}: {changed}; miss {', '.join(f'{m:.3g}' for m in found.misses)}")
+            front = " (Pareto front)" if found.pareto and len(self.targets) > 1 else ""
+            misses = ", ".join(f"{m:.3g}" for m in found.misses)
+            lines.append(f"  trial {found.number}{front}: {changed}; miss {misses}")
             for target in self.targets:
                 lines.append(f"    {target.metric}: {found.measured[target.metric].text()}")
             lines.append(f"    reproduce: {found.command}")
@@ -185,7 +188,10 @@ def tune(plan: Plan, space: Space, targets: list[Target], trials: int, folder: P
         return misses if len(misses) > 1 else misses[0]
 
     study.optimize(objective, n_trials=trials)
-    candidates = [found[t.number] for t in study.best_trials if t.number in found]
-    candidates += [f for f in found.values() if f not in candidates]
-    candidates.sort(key=lambda f: (sum(f.misses), f.number))
+    front = {t.number for t in study.best_trials if t.number in found}
+    for number in front:
+        found[number].pareto = True
+    # The Pareto front first (no other variant misses less on every target), then the rest; within
+    # each, by total miss (targets in different units: compare the misses one by one, too).
+    candidates = sorted(found.values(), key=lambda f: (not f.pareto, sum(f.misses), f.number))
     return TuneResult(plan.game, targets, trials, candidates[:top])
