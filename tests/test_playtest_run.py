@@ -34,8 +34,8 @@ def test_search_agents_report_their_estimate_random_ones_none() -> None:
     agent = make_agent(SEARCH, seed=1)
     move = agent.choose(state.view(0))
     assert agent.last_analysis is not None and agent.last_estimate is not None
-    chosen = next(c for c in agent.last_analysis.candidates if c.move == move)
-    assert agent.last_estimate == chosen.value and 0.0 <= chosen.value <= 1.0
+    best = agent.last_analysis.candidates[0]
+    assert move == best.move and agent.last_estimate == best.value and 0.0 <= best.value <= 1.0
     randomly = make_agent("random", seed=1)
     randomly.choose(state.view(0))
     assert randomly.last_estimate is None and randomly.last_analysis is None

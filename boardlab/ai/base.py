@@ -41,8 +41,9 @@ class Agent(ABC):
 
     name: str = "agent"
     # What the last ``choose`` saw, for playtest measures: the analysis it chose from (``None`` where
-    # it searched nothing, e.g. a forced move) and the mover's own chance of winning after the move it
-    # chose, in [0, 1] (a draw counts ½), where the agent estimates one.
+    # it searched nothing, e.g. a forced move) and its estimate of the mover's chances in that position,
+    # in [0, 1] (a draw counts ½): the value of its best-ranked move, whichever move it then played (a
+    # move sampled at a temperature may have few visits and a noisy value).
     last_analysis: Analysis | None = None
     last_estimate: float | None = None
 
@@ -55,11 +56,9 @@ class Agent(ABC):
         """The moves this agent considers, ranked."""
 
     def _remember(self, analysis: Analysis | None, move: Move) -> Move:
-        """Keep ``analysis`` and the chosen ``move``'s value as :attr:`last_analysis` and :attr:`last_estimate`."""
+        """Keep ``analysis`` and its best move's value as :attr:`last_analysis` and :attr:`last_estimate`."""
         self.last_analysis = analysis
-        self.last_estimate = None
-        if analysis is not None:
-            self.last_estimate = next((c.value for c in analysis.candidates if c.move == move), None)
+        self.last_estimate = analysis.candidates[0].value if analysis is not None and analysis.candidates else None
         return move
 
     def check(self, game: Game) -> None:  # noqa: B027 (most agents play every game)

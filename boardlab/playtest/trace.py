@@ -10,8 +10,8 @@ True
 >>> trace.plies[0].legal  # every cell of the side-2 hexhex is free at the start
 7
 
-Per turn: the seat that moved, how many legal moves it had, its own estimate of its chances after the
-move it chose (from a searching agent; ``None`` from a random one or a forced move), the values it
+Per turn: the seat that moved, how many legal moves it had, its own estimate of its chances (the value
+of its best move, from a searching agent; ``None`` from a random one or a forced move), the values it
 gave the moves it considered (for Ludii's clarity measures), the pieces it captured, each seat's
 pieces on the board after the move, the cells the move touched (where the game says, for the heat
 map) and a key of the position after it (who stands where, and who moves next) for repetition.
