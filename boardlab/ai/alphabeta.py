@@ -43,8 +43,9 @@ class AlphaBetaAgent(Agent):
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
         if len(moves) == 1:
-            return moves[0]
-        return self.analyse(view).best
+            return self._remember(None, moves[0])
+        analysis = self.analyse(view)
+        return self._remember(analysis, analysis.best)
 
     def check(self, game: Game) -> None:
         if not game.has_evaluation or game.num_seats != 2 or not game.info.perfect_information:

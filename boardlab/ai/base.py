@@ -40,6 +40,12 @@ class Agent(ABC):
     """Something that chooses moves for a seat."""
 
     name: str = "agent"
+    # What the last ``choose`` saw, for playtest measures: the analysis it chose from (``None`` where
+    # it searched nothing, e.g. a forced move) and its estimate of the mover's chances in that position,
+    # in [0, 1] (a draw counts ½): the value of its best-ranked move, whichever move it then played (a
+    # move sampled at a temperature may have few visits and a noisy value).
+    last_analysis: Analysis | None = None
+    last_estimate: float | None = None
 
     @abstractmethod
     def choose(self, view: View) -> Move:
@@ -48,6 +54,12 @@ class Agent(ABC):
     @abstractmethod
     def analyse(self, view: View) -> Analysis:
         """The moves this agent considers, ranked."""
+
+    def _remember(self, analysis: Analysis | None, move: Move) -> Move:
+        """Keep ``analysis`` and its best move's value as :attr:`last_analysis` and :attr:`last_estimate`."""
+        self.last_analysis = analysis
+        self.last_estimate = analysis.candidates[0].value if analysis is not None and analysis.candidates else None
+        return move
 
     def check(self, game: Game) -> None:  # noqa: B027 (most agents play every game)
         """Raise :class:`boardlab.BoardlabError` if this agent cannot play ``game`` (before any move)."""

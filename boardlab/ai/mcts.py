@@ -142,9 +142,9 @@ class MCTSAgent(Agent):
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
         if len(moves) == 1:
-            return moves[0]
+            return self._remember(None, moves[0])
         analysis = self.analyse(view)
-        return self._pick(analysis)
+        return self._remember(analysis, self._pick(analysis))
 
     def analyse(self, view: View, settings: SearchSettings | None = None) -> Analysis:
         """Search from ``view`` and rank its moves (whole turns) by visits, best first."""

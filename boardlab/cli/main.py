@@ -72,10 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
 
-    from boardlab.cli import remote, serve
+    from boardlab.cli import playtest, remote, serve
 
     serve.add_arguments(commands)
     remote.add_arguments(commands)
+    playtest.add_parsers(commands)
     return parser
 
 
@@ -216,9 +217,17 @@ def cmd_remote(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay,
-    "match": cmd_match,
+    "match": cmd_match, "playtest": lambda args: _playtest("cmd_playtest", args),
+    "tune": lambda args: _playtest("cmd_tune", args),
 }
 COMMANDS.update({"serve": cmd_serve, "db": cmd_db, "remote": cmd_remote})
+
+
+def _playtest(name: str, args: argparse.Namespace) -> int:
+    from boardlab.cli import playtest
+
+    handler: Any = getattr(playtest, name)
+    return int(handler(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

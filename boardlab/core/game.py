@@ -239,6 +239,12 @@ class Game(ABC):
         """Raw per-seat scores where the game counts points (Mynd's territory); else ``None``."""
         return None
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray | None:
+        """The seat whose piece stands on each cell (``-1``: none), for playtest measures; ``None`` if
+        the game does not say. The referee's whole position: call it on a state, never hand it to a seat.
+        """
+        return None
+
     def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
         """What ``seat`` (``None``: a spectator) may know, as a vector. Perfect information: everything.
 

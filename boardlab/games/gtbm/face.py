@@ -219,6 +219,10 @@ class Gtbm(Game):
 
     # -- position text --------------------------------------------------------------------------
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        pieces = data[k.BOARD:k.BOARD + self.size * self.size]
+        return np.where(pieces > 0, pieces - 1, -1)
+
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
         ranks = []

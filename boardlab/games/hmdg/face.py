@@ -378,6 +378,15 @@ class HiddenMoveDoubleGomoku(Game):
             return f"({xs}{os_})"
         return xs or os_ or "."
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        """Seats per point, hidden stones included (the referee's view: for measuring, never for a seat)."""
+        cells = self.cells
+        owners = np.full(cells, -1, np.int64)
+        for colour in (0, 1):
+            seat = next((s for s in (0, 1) if self.colour_of(data, s) == colour), colour)
+            owners[data[k.STONES + colour * cells:k.STONES + (colour + 1) * cells] != k.EMPTY] = seat
+        return owners
+
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
         rows = []

@@ -249,6 +249,11 @@ class Horsmeier(Game):
             text += f"^{int(data[k.P_REF + piece])}"
         return text
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        pieces = data[k.BOARD:k.BOARD + k.CELLS]
+        flip = int(self.options["first_player"] == "black")
+        return np.where(pieces > 0, ((pieces - 1) // k.SLOTS) ^ flip, -1)
+
     def position_text(self, data: np.ndarray) -> str:
         rows = []
         for row in range(k.SIZE):

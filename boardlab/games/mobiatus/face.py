@@ -358,6 +358,12 @@ class Mobiatus(Game):
             return LETTERS[code - layout.CIRCLE]
         return LETTERS[code - layout.DOT].upper()
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        """Seats per face: a piece stands on its dot (its circle, on the other side, is not counted)."""
+        codes = data[layout.BOARD:layout.BOARD + self.faces]
+        dots = (codes == layout.DOT) | (codes == layout.DOT + 1)
+        return np.where(dots, (codes - layout.DOT) ^ int(data[layout.F_SWAPPED]), -1)
+
     def position_text(self, data: np.ndarray) -> str:
         strip = self.strip
         rows = []

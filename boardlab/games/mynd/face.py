@@ -419,6 +419,10 @@ class Mynd(Game):
 
     # -- position text --------------------------------------------------------------------------
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        values = data[lay.BOARD:lay.BOARD + self.cells]
+        return np.where(values > 0, (values - 1) & 3, -1)
+
     def position_text(self, data: np.ndarray) -> str:
         size, cells = self.size, self.cells
         locked = bool(self.options["lock_on_enclose"])

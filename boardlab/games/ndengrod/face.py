@@ -177,6 +177,10 @@ class Ndengrod(Game):
             rows[row].append(cell)
         return rows
 
+    def occupancy(self, data: np.ndarray) -> np.ndarray:
+        colours = data[k.BOARD:k.BOARD + self.topology.size] & 3
+        return np.where(colours > 0, (colours - 1) ^ int(data[k.F_SWAPPED]), -1)
+
     def position_text(self, data: np.ndarray) -> str:
         parts = []
         for row in self._rows():

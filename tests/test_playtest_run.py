@@ -1,0 +1,188 @@
+"""The playtest lab end to end: traces from real games, the store and resume, Ray against the pool, the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import boardlab
+from boardlab.ai.levels import make_agent
+from boardlab.cli.main import main
+from boardlab.playtest.run import Plan, run_plan
+from boardlab.playtest.store import Store
+from boardlab.playtest.trace import GameJob, GameTrace, play_traced
+
+SMALL = {"size": 3, "length": 3}
+SEARCH = "uct:iterations=300"
+
+
+def plan(games: int = 4, skill_games: int = 2) -> Plan:
+    return Plan("ndengrod", dict(SMALL), {"swap": ["false", "true"]}, (SEARCH,), games, seed=11,
+                skill=(SEARCH, "random"), skill_games=skill_games)
+
+
+def fingerprint(traces: list[GameTrace]) -> list[tuple[object, ...]]:
+    """What must not depend on where a game was played (not the clock, not the record's date)."""
+    return [(t.key, t.result, t.end_reason, [(p.move, p.legal, p.estimate, p.captures, p.position) for p in t.plies])
+            for t in sorted(traces, key=lambda t: t.key)]
+
+
+def test_search_agents_report_their_estimate_random_ones_none() -> None:
+    state = boardlab.load("ndengrod", **SMALL).new_game()
+    agent = make_agent(SEARCH, seed=1)
+    move = agent.choose(state.view(0))
+    assert agent.last_analysis is not None and agent.last_estimate is not None
+    best = agent.last_analysis.candidates[0]
+    assert move == best.move and agent.last_estimate == best.value and 0.0 <= best.value <= 1.0
+    randomly = make_agent("random", seed=1)
+    randomly.choose(state.view(0))
+    assert randomly.last_estimate is None and randomly.last_analysis is None
+
+
+def test_trace_counts_captures_as_pieces_leave_the_board() -> None:
+    game = boardlab.load("gtbm", size=4)
+    trace = play_traced(GameJob("g", "v", "gtbm", {"size": 4}, ("random", "random"), seed=5))
+    start = [int(np.count_nonzero(game.occupancy(game.new_game().data) == s)) for s in (0, 1)]
+    assert start == [4, 4]
+    final = trace.plies[-1].pieces
+    taken_from = [sum(p.captures for p in trace.plies if p.seat != seat) for seat in (0, 1)]
+    assert [start[s] - taken_from[s] for s in (0, 1)] == final  # GTBM loses pieces only to captures
+    if trace.first_capture is not None:
+        assert trace.plies[trace.first_capture].captures > 0
+        assert all(p.captures == 0 for p in trace.plies[: trace.first_capture])
+        assert trace.first_contact is not None and trace.first_contact <= trace.first_capture
+    assert trace.record and trace.turns == len(trace.plies)
+
+
+def test_occupancy_follows_the_swap() -> None:
+    game = boardlab.load("ndengrod", size=3, length=3, swap=True)
+    state = game.new_game().play("b2")
+    assert game.occupancy(state.data).tolist().count(0) == 1
+    swapped = state.play("swap")
+    owners = game.occupancy(swapped.data).tolist()
+    assert owners.count(1) == 1 and owners.count(0) == 0  # the swapper (seat 1) now owns x's stone
+
+
+def test_a_stopped_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
+    the_plan = plan()
+    planned = {job.key for job in the_plan.jobs()}
+
+    def stop_after_three(trace: GameTrace, done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_plan(the_plan, tmp_path / "lab", workers=2, on_game=stop_after_three)
+    store = Store(tmp_path / "lab")
+    assert len(store.finished()) == 3
+    with pytest.raises(boardlab.BoardlabError, match="--resume"):
+        run_plan(the_plan, tmp_path / "lab", workers=2)
+    played: list[int] = []
+    resumed = run_plan(the_plan, tmp_path / "lab", workers=2, resume=True,
+                       on_game=lambda trace, done, total: played.append(done))
+    assert played == list(range(4, len(planned) + 1))  # only the games not yet stored were played
+    keys = [t.key for t in resumed]
+    assert sorted(keys) == sorted(planned) and len(keys) == len(set(keys))
+    assert len(list((tmp_path / "lab" / "store" / "games").glob("*.parquet"))) == len(planned)
+    whole = run_plan(the_plan, tmp_path / "fresh", workers=1)
+    assert fingerprint(resumed) == fingerprint(whole)
+
+
+def test_resume_refuses_a_changed_plan(tmp_path: Path) -> None:
+    run_plan(plan(games=1, skill_games=0), tmp_path, workers=1)
+    with pytest.raises(boardlab.BoardlabError, match="games"):
+        run_plan(plan(games=2, skill_games=0), tmp_path, workers=1, resume=True)
+
+
+def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    the_plan = plan(games=2, skill_games=1)
+    pooled = run_plan(the_plan, tmp_path / "pool", workers=2)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        on_ray = run_plan(the_plan, tmp_path / "ray", ray_address="local")
+    finally:
+        ray.shutdown()
+    assert len(on_ray) == len(the_plan.jobs()) == 6
+    assert fingerprint(on_ray) == fingerprint(pooled)
+    assert any(p.estimate is not None for t in on_ray for p in t.plies)
+
+
+def test_cli_playtest_writes_a_store_and_an_offline_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "lab"
+    code = main(["playtest", "ndengrod", "-o", "length=3", "--sweep", "size=2,3", "--agents", "level1",
+                 "--games", "3", "--skill-games", "2", "--workers", "1", "--out", str(out)])
+    assert code == 0
+    assert "report:" in capsys.readouterr().out
+    traces = Store(out).load()
+    assert {t.variant for t in traces} == {"size=2", "size=3"} and len(traces) == 10
+    page = (out / "report.html").read_text()
+    # Offline: no script or style is loaded from anywhere; plotly's own code is in the page.
+    assert "<script src=" not in page and "<link" not in page
+    assert "Plotly.newPlot" in page and len(page) > 1_000_000
+    for name in ("AdvantageP1", "GameTreeComplexity", "SkillGap", "Win rate by seat", "Metrics against size"):
+        assert name in page
+    assert page.count("<svg") >= 2 and 'data-cell="a1"' in page  # a heat map on each variant's board
+    assert "share of turns whose move touched the cell" in page
+
+
+def test_heat_map_counts_the_cells_each_move_touches() -> None:
+    from boardlab.playtest.report import heat_counts
+
+    the_plan = Plan("ndengrod", dict(SMALL), {}, ("random",), 2)
+    games = [play_traced(job) for job in the_plan.jobs()]
+    heat, turns = heat_counts(the_plan, games)
+    assert turns == sum(g.turns for g in games)
+    assert sum(heat.values()) == pytest.approx(1.0)  # a placement touches exactly one cell
+    first = games[0].plies[0]
+    assert first.cells == [first.move] and first.move in heat
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["playtest", "ndengrod", "--sweep", "size"], "NAME=VALUE1,VALUE2"),
+    (["playtest", "ndengrod", "--sweep", "size=99"], "size"),
+    (["playtest", "ndengrod", "--agents", "level9"], "unknown agent"),
+    (["playtest", "ndengrod", "--games", "0"], "--games 0"),
+    (["playtest", "nosuchgame"], "nosuchgame"),
+    (["tune", "ndengrod", "--space", "size=3..", "--target", "Drawishness<=0.1"], "LO..HI"),
+    (["tune", "ndengrod", "--space", "size=3..4", "--target", "Fun<=1"], "unknown metric"),
+])
+def test_cli_explains_bad_input_in_one_line(argv: list[str], message: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*argv, "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def test_tune_finds_variants_and_each_reproduce_command_plays_them_again(tmp_path: Path) -> None:
+    from boardlab.playtest.tune import parse_space, parse_targets, tune
+
+    base = Plan("ndengrod", {"length": 3}, {}, ("random",), 4, seed=2)
+    targets = parse_targets(["DurationTurns<=6", "AdvantageP1=0.5"])
+    result = tune(base, parse_space(["size=2..3"]), targets, trials=3, folder=tmp_path / "tune", workers=1)
+    assert result.best and len(result.best[0].misses) == 2
+    order = [(not f.pareto, sum(f.misses)) for f in result.best]
+    assert order == sorted(order) and result.best[0].pareto
+    for f in result.best:  # a variant on the front is beaten on every target by no other
+        if f.pareto:
+            assert not any(all(a < b for a, b in zip(g.misses, f.misses, strict=True)) for g in result.best)
+    best = result.best[0]
+    for target, miss in zip(targets, best.misses, strict=True):
+        assert miss == pytest.approx(target.miss(best.measured[target.metric].value))
+    argv = best.command.split()[1:]
+    argv[argv.index("--out") + 1] = str(tmp_path / "again")
+    assert main([*argv, "--workers", "1"]) == 0
+    again = [t for t in Store(tmp_path / "again").load() if t.kind == "self"]
+    assert sum(t.turns for t in again) / len(again) == pytest.approx(best.measured["DurationTurns"].value)
+    assert "reproduce: boardlab playtest ndengrod -o length=3 -o size=" in result.summary()
+
+
+def test_tune_checks_each_trials_options_not_the_base_alone(tmp_path: Path) -> None:
+    from boardlab.playtest.tune import MISSING, parse_space, parse_targets, tune
+
+    base = Plan("ndengrod", {"size": 2, "length": 5}, {}, ("random",), 2, seed=2)  # lines of 5 need side 3
+    result = tune(base, parse_space(["size=3..4"]), parse_targets(["DurationTurns<=100"]), trials=2,
+                  folder=tmp_path, workers=1)
+    assert result.best and all(f.misses[0] < MISSING and f.options["size"] in (3, 4) for f in result.best)
