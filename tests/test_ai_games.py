@@ -204,3 +204,40 @@ def test_information_set_search_handles_actions_past_the_default_limit() -> None
     assert seat is not None
     agent = MCTSAgent(SearchSettings(iterations=500), seed=1)
     assert agent.choose(state.view(seat)) in state.legal_moves()
+
+
+def mobiatus_estimates(state: boardlab.State) -> list[float]:
+    """The evaluation's estimate for the seat to move after each of its legal moves."""
+    game = state.game
+    seat = state.to_move
+    assert seat is not None
+    estimates = []
+    for move in state.legal_moves():
+        values = np.zeros(8, np.float64)
+        game.evaluate_kernel(state.play(move).data.copy(), game.spec, values)
+        estimates.append(float(values[seat]))
+    return estimates
+
+
+def test_mobiatus_evaluation_tells_moves_apart_before_any_capture() -> None:
+    # Pieces and parity alone (the old evaluation) were the same after every opening move (B11).
+    state = boardlab.load("mobiatus").new_game()
+    estimates = mobiatus_estimates(state)
+    assert len(set(estimates)) >= 3
+    assert max(estimates) - min(estimates) > 0.05
+
+
+@pytest.mark.parametrize("plies", [0, 20])
+def test_mobiatus_search_values_differ_at_the_root(plies: int) -> None:
+    # Level 3 once gave every root move the same value (0.354) and visits: its hints were arbitrary.
+    rng = random.Random(5)
+    state = boardlab.load("mobiatus").new_game()
+    while state.ply < plies:
+        state = state.play(rng.choice(state.legal_moves()))
+    assert state.to_move is not None
+    analysis = make_agent("level3", seed=2).analyse(state.view(state.to_move))
+    values = [c.value for c in analysis.candidates if c.value is not None]
+    assert len(set(values)) > len(values) // 2
+    assert max(values) - min(values) > 0.02
+    visits = [c.visits for c in analysis.candidates]
+    assert max(visits) > 1.2 * min(visits)
