@@ -13,7 +13,7 @@ import math
 from boardlab.core.cells import Piece
 from boardlab.core.view import View
 from boardlab.games.horsmeier.face import Horsmeier
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, square_cells
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import PieceStyle, element, label, number
@@ -26,12 +26,12 @@ SIZE = 11
 LIFE = 11
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Horsmeier)
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     margin = UNIT * 0.9
-    sums_width = UNIT * 2.2
+    sums_width = 0.0 if blank else UNIT * 2.2
     picture = Picture(2 * margin + SIZE * UNIT + sums_width, 2 * margin + SIZE * UNIT, theme)
     cells = square_cells([c.name for c in contents], SIZE, SIZE, UNIT, margin, margin)
     drawings = []
@@ -44,11 +44,14 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, SIZE, SIZE, UNIT, [str(SIZE - r) for r in range(SIZE)],
                      [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.68)
-    _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
-    picture.caption([
-        turn_text(view),
-        "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
-        "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
+    if blank:
+        picture.caption(["○ White moves up, ● Black down; the first on the far row wins."])
+    else:
+        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
+        picture.caption([
+            turn_text(view),
+            "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
+            "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
     title = f"{game.name}: {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, ["Numbers after each piece: strength/life span."])
 

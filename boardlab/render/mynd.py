@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boardlab.core.view import View
 from boardlab.games.mynd.face import Mynd
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, grid_lines, point_cells
 from boardlab.render.picture import CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, number, shrink
@@ -30,17 +30,17 @@ GO_COLUMNS = "abcdefghjklmnopqrstuvwxyz"
 UNIT = 26.0
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Mynd)
     size, seats = int(game.options["size"]), game.num_seats
-    contents = game.cell_contents(view)
-    claims = game.claims(view.data)
+    contents = board_contents(view, blank)
+    claims = [-1] * len(contents) if blank else game.claims(view.data)
     margin = UNIT * 1.5
     picture = Picture(2 * margin + (size - 1) * UNIT, 2 * margin + (size - 1) * UNIT, theme)
     grid_lines(picture, size, size, UNIT, margin, margin)
     cells = point_cells([c.name for c in contents], size, size, UNIT, margin, margin)
-    _trunk_lines(picture, game.trunks(view), {cell.name: cell.centre for cell in cells})
+    _trunk_lines(picture, [] if blank else game.trunks(view), {cell.name: cell.centre for cell in cells})
     drawings = []
     for cell, content, claim in zip(cells, contents, claims, strict=True):
         under, title = "", cell_title(content, COLOURS)
@@ -66,7 +66,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     lines = [turn_text(view), " · ".join(counts),
              "A ring marks each starting peg, thick lines join each trunk (the pieces joined to the peg); "
              "small marks and shading: the territory each would score now."]
-    picture.caption(lines)
+    picture.caption([" · ".join(f"{SYMBOLS[s]} {COLOURS[s]}" for s in range(seats))] if blank else lines)
     title = f"{game.name}: {size}×{size}, {seats} players, {turn_text(view)}"
     territory = "; ".join(f"{COLOURS[s]} territory {int(scores[s])}" for s in range(seats))
     return picture, title, describe(view, contents, COLOURS, [f"{territory}."])
