@@ -263,3 +263,13 @@ def test_print_command_with_a_variant(tmp_path: Path, capsys: pytest.CaptureFixt
     assert f"{out}: 3 pages on letter" in capsys.readouterr().out
     assert counters_of("mynd", {"players": 4})["green piece"] == 19
     assert len(pypdf.PdfReader(out).pages) == 3
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mynd_board_shows_where_the_pegs_start(players: int) -> None:
+    game = boardlab.load("mynd", size=9, players=players)
+    pegs = sorted(c.name for c in game.cell_contents(game.new_game().view(None)) if c.pieces)
+    root = ET.fromstring(kit("mynd", {"size": 9, "players": players})[0].svg())
+    marked = sorted(cell.get("data-cell", "") for cell in root.iter() if cell.get("data-cell")
+                    and any(e.get("class") == "peg-start" for e in cell.iter()))
+    assert marked == pegs and len(marked) == players

@@ -43,7 +43,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
         drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS)))
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, SIZE, SIZE, UNIT, [str(SIZE - r) for r in range(SIZE)],
-                     [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.68)
+                     [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.8)  # two-digit rows clear the edge
     if blank:
         picture.caption(["○ White moves up, ● Black down; the first on the far row wins."])
     else:
