@@ -116,7 +116,8 @@ def _strip_pages(game: Game, paper: Paper) -> list[Page]:
              "apart and glue them back to back): each square of the back then lies behind the square of the "
              "front with the same column and row (B12c behind F12c); hold the sheet to the light to check.",
              "Cut out each piece of the strip along the solid lines, tabs included.",
-             "Lay each join tab over the first column of the next piece, names on names, and glue.",
+             "If the strip comes in pieces, lay each join tab over the first column of the next piece, names on "
+             "names, and glue.",
              "Give the strip a half twist and glue the red twist tab over B1, the first column's back, "
              "letters on letters (B1e on B1e). Play with a pencil: a dot for a piece, its circle on the other side, "
              "a cross for a singularity.")

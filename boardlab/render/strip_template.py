@@ -98,10 +98,12 @@ def strip_template(strip: MobiusStrip, page_width: float, x: float, y: float, wi
                                          "fill": "none", "stroke": INK, "stroke-width": 0.5, "class": "cut"}))
             side.append(_vertical_text(piece_left - GAP * 0.3, top + span_height / 2, f"piece {number_ + 1}",
                                        GAP * 0.3))
-        front.append(_vertical_text(left + strip.width * s + GAP * 0.35, tab_y + s, words, min(s * 0.24, GAP * 0.3),
-                                    anchor="start", colour=OKABE_ITO["vermillion"] if last else NAME))
+        fits = (span_height + s) / (0.6 * len(words))  # the words stand beside the piece, no longer than it
+        front.append(_vertical_text(left + strip.width * s + GAP * 0.35, tab_y + s, words,
+                                    min(s * 0.24, GAP * 0.3, fits), anchor="start",
+                                    colour=OKABE_ITO["vermillion"] if last else NAME))
         if last:
-            front.append(_twist_mark(left + strip.width * s / 2, tab_y + s * 1.3, s))
+            front.append(_twist_mark(left + strip.width * s / 2, tab_y + s * 1.3, s, strip.width * s))
     return StripTemplate(group({"class": "strip-front"}, front), group({"class": "strip-back"}, back), len(spans), s)
 
 
@@ -138,9 +140,9 @@ def _vertical_text(x: float, y: float, words: str, size: float, *, anchor: str =
                             "transform": f"rotate(-90 {number(x)} {number(y)})"}, words)
 
 
-def _twist_mark(cx: float, cy: float, s: float) -> str:
-    """A ribbon turning over: the twist that makes the strip a Möbius strip."""
-    w, h = s * 1.2, s * 0.4
+def _twist_mark(cx: float, cy: float, s: float, across: float) -> str:
+    """A ribbon turning over, as wide as the strip: the twist that makes the strip a Möbius strip."""
+    w, h = across / 2, s * 0.4
     d = (f"M{number(cx - w)},{number(cy - h / 2)}C{number(cx)},{number(cy - h / 2)} {number(cx)},{number(cy + h / 2)}"
          f" {number(cx + w)},{number(cy + h / 2)}M{number(cx - w)},{number(cy + h / 2)}C{number(cx)},"
          f"{number(cy + h / 2)} {number(cx)},{number(cy - h / 2)} {number(cx + w)},{number(cy - h / 2)}")
