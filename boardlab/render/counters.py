@@ -49,13 +49,16 @@ def start_pieces(view: View) -> list[Piece]:
     on_board = [piece for content in game.cell_contents(view) for piece in content.pieces]
     if game.id == "mynd":
         hand = game.in_hand(view.data)  # type: ignore[attr-defined]
-        return on_board + [Piece(seat, seat, "piece") for seat in range(game.num_seats) for _ in range(hand[seat])]
-    if game.id == "ndengrod":
+        pieces = on_board + [Piece(seat, seat, "piece") for seat in range(game.num_seats) for _ in range(hand[seat])]
+    elif game.id == "ndengrod":
         half = -(-len(game.cell_names()) // 2)
-        return [Piece(colour, colour, "stone") for colour in (0, 1) for _ in range(half)]
-    if game.id in ("gtbm", "horsmeier"):
-        return on_board
-    return []
+        pieces = [Piece(colour, colour, "stone") for colour in (0, 1) for _ in range(half)]
+    elif game.id in ("gtbm", "horsmeier"):
+        pieces = on_board
+    else:
+        return []
+    # by colour, pegs first; within a colour in board order (Horsmeier's numbers follow it)
+    return sorted(pieces, key=lambda piece: (piece.colour, piece.kind != "peg"))
 
 
 def counters(view: View) -> list[Counter]:
