@@ -273,3 +273,12 @@ def test_mynd_board_shows_where_the_pegs_start(players: int) -> None:
     marked = sorted(cell.get("data-cell", "") for cell in root.iter() if cell.get("data-cell")
                     and any(e.get("class") == "peg-start" for e in cell.iter()))
     assert marked == pegs and len(marked) == players
+
+
+def test_rules_page_lists_the_options_in_force() -> None:
+    page = kit("gtbm", {"mandatory_capture": True, "size": 10})[-1].svg()
+    words = " ".join("".join(e.itertext()) for e in ET.fromstring(page).iter(f"{SVG}text"))
+    assert "Options in force" in words
+    assert "mandatory_capture=True: when some move captures, a capturing move must be played (G3)" in words
+    assert "size=10" in words
+    assert "Options in force" not in kit("gtbm")[-1].svg()

@@ -175,11 +175,24 @@ def rules_blocks(game: Game) -> list[Block]:
     return [block for block in blocks[1:opening]]
 
 
+def options_blocks(game: Game) -> list[Block]:
+    """The options that differ from the default rules, each with what it does, under a heading."""
+    declared = {option.name: option for option in game.info.options}
+    items = []
+    for name, value in game.changed_options.items():
+        option = declared[name]
+        meaning = option.choice_help.get(str(value), option.help)
+        tags = ", ".join(x for x in (option.ambiguity, "added rule" if option.added else None) if x)
+        items.append(Block("item", f"• {name}={value}: {meaning}" + (f" ({tags})" if tags else "")))
+    return [Block("heading", "Options in force (they change the rules above)"), *items] if items else []
+
+
 def _rules_page(game: Game, paper: Paper) -> Page:
     page = Page(paper, f"{game.name}: the rules in brief", kind="rules")
-    _subtitle(page, f"Rules: {settings(game)}; options other than these change what follows. The full rules: "
-                    f"boardlab rules {game.id}, or docs/rules/{game.id}.md.")
-    blocks = rules_blocks(game)
+    which = ("The default rules; the options in force, listed after them, change them."
+             if game.changed_options else "The default rules.")
+    _subtitle(page, f"{which} The full rules, with every option: boardlab rules {game.id}, or docs/rules/{game.id}.md.")
+    blocks = rules_blocks(game) + options_blocks(game)
     room = page.bottom - 4.0 - page.top
     size = next((s for s in RULES_SIZES if blocks_height(blocks, page.inner_width, s) <= room), RULES_SIZES[-1])
     while blocks and blocks_height(blocks, page.inner_width, size) > room:
