@@ -282,3 +282,17 @@ def test_rules_page_lists_the_options_in_force() -> None:
     assert "mandatory_capture=True: when some move captures, a capturing move must be played (G3)" in words
     assert "size=10" in words
     assert "Options in force" not in kit("gtbm")[-1].svg()
+
+
+def test_horsmeier_board_shows_the_setup_faintly() -> None:
+    game = boardlab.load("horsmeier")
+    start = {c.name: c.pieces[0].numbers["strength"] for c in game.cell_contents(game.new_game().view(None))
+             if c.pieces}
+    root = ET.fromstring(kit("horsmeier")[0].svg())
+    shown = {}
+    for cell in root.iter():
+        setup = [e for e in cell.iter() if e.get("class") == "setup"] if cell.get("data-cell") else []
+        if setup:
+            strength = next(e for e in setup[0].iter() if e.get("class") == "strength")
+            shown[cell.get("data-cell")] = int(strength.text or "0")
+    assert shown == start and len(shown) == 22

@@ -34,18 +34,23 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     sums_width = 0.0 if blank else UNIT * 2.2
     picture = Picture(2 * margin + SIZE * UNIT + sums_width, 2 * margin + SIZE * UNIT, theme)
     cells = square_cells([c.name for c in contents], SIZE, SIZE, UNIT, margin, margin)
+    # a printed board shows the set-up faintly: which strength starts where is not obvious
+    setup = {c.name: c.pieces for c in game.cell_contents(view)} if blank else {}
     drawings = []
     for index, (cell, content) in enumerate(zip(cells, contents, strict=True)):
         row, column = divmod(index, SIZE)
         fill = theme.board_alt if (row + column) % 2 else theme.board
         pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p, cell, theme))
                          for p in content.pieces)
-        drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS)))
+        under = "".join(element("g", {"class": "setup", "opacity": 0.3}, _piece(p, cell, theme), text=False)
+                        for p in setup.get(content.name, ()))
+        drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS), under))
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, SIZE, SIZE, UNIT, [str(SIZE - r) for r in range(SIZE)],
                      [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.8)  # two-digit rows clear the edge
     if blank:
-        picture.caption(["○ White moves up, ● Black down; the first on the far row wins."])
+        picture.caption(["○ White moves up, ● Black down; the first on the far row wins. Faint: the pieces' "
+                         "starting squares and strengths."])
     else:
         _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
         picture.caption([
