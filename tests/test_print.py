@@ -153,9 +153,10 @@ def test_counters_match_the_printed_cells() -> None:
     assert moves[1] - moves[0] == pytest.approx(square, abs=0.05)
 
 
-def test_mobius_strip_sides_line_up_through_the_paper() -> None:
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_mobius_strip_sides_line_up_through_the_paper(paper: str) -> None:
     """Printed on both sides (flipped on the long edge), each back face lies behind its front face."""
-    pages = kit("mobiatus", {"length": 30, "width": 5})
+    pages = kit("mobiatus", {"length": 30, "width": 5}, paper=paper)
     front, back = (ET.fromstring(page.svg()) for page in pages[:2])
     width = pages[0].width
 
@@ -179,6 +180,16 @@ def test_mobius_strip_sides_line_up_through_the_paper() -> None:
     tab_x = [float(next(e.iter(f"{SVG}rect")).get("x", "0")) for e in front.iter()
              if e.get("data-covers", "").startswith("B1")]
     assert tab_x == sorted(tab_x)  # left to right as rows a … e of the front
+    # a join tab repeats the next piece's first column, rows in the same order, right after the previous column
+    joins = [e for e in front.iter() if e.get("data-covers", "").startswith("F")]
+    assert joins and len(joins) % 5 == 0
+    for start in range(0, len(joins), 5):
+        names = [e.get("data-covers", "") for e in joins[start:start + 5]]
+        column = int(names[0][1:-1])
+        assert names == [f"F{column}{row}" for row in "abcde"]
+        before = f[f"F{column - 1}a"]
+        tab = next(joins[start].iter(f"{SVG}rect"))
+        assert float(tab.get("y", "0")) == pytest.approx(before[1] + float(tab.get("height", "0")) / 2, abs=0.03)
 
 
 @needs_poppler
