@@ -1,4 +1,4 @@
-"""The ``boardlab`` command: play, replay, list games, print rules, benchmark.
+"""The ``boardlab`` command: play, replay, list games, print rules, benchmark, print and play.
 
 Every subcommand reports bad input (an unknown game or option, a malformed record) as one line on
 stderr and exits with status 2; nothing is left half-written.
@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
+
+    printing = commands.add_parser("print", help="print-and-play: the board, pieces, sheets and rules as a PDF or SVG")
+    _add_game_arguments(printing)
+    printing.add_argument("--paper", default="a4", metavar="SIZE", help="a4 (default) or letter")
+    printing.add_argument("--out", required=True, metavar="FILE",
+                          help="FILE.pdf (one page per sheet) or FILE.svg (the pages one below the other)")
 
     from boardlab.cli import playtest, remote, serve
 
@@ -185,6 +191,16 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_print(args: argparse.Namespace) -> int:
+    from boardlab.printing import print_kit
+
+    pages = print_kit(args.game, args.out, parse_assignments(args.option or []), variant=args.variant,
+                      paper=args.paper)
+    kinds = ", ".join(dict.fromkeys(page.kind for page in pages))
+    print(f"{args.out}: {len(pages)} pages on {pages[0].paper.name} ({kinds})")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from boardlab.cli.play import run_play
 
@@ -217,7 +233,7 @@ def cmd_remote(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "games": cmd_games, "rules": cmd_rules, "bench": cmd_bench, "play": cmd_play, "replay": cmd_replay,
-    "match": cmd_match, "playtest": lambda args: _playtest("cmd_playtest", args),
+    "match": cmd_match, "print": cmd_print, "playtest": lambda args: _playtest("cmd_playtest", args),
     "tune": lambda args: _playtest("cmd_tune", args),
 }
 COMMANDS.update({"serve": cmd_serve, "db": cmd_db, "remote": cmd_remote})

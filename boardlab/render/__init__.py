@@ -65,7 +65,7 @@ def layouts(game_id: str) -> tuple[str, ...]:
 
 
 def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
-              theme: Theme | str = "default", layout: str | None = None) -> str:
+              theme: Theme | str = "default", layout: str | None = None, blank: bool = False) -> str:
     """The board as ``view``'s seat sees it, as a standalone SVG document (a string).
 
     ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
@@ -73,7 +73,8 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     ``theme``: ``"default"``, ``"print"`` or a :class:`Theme`. ``layout``: one of :func:`layouts`
     (Möbiatus: ``"faces"``, the two flat boards, ``"strip"``, the Möbius strip in perspective, or
     ``"bands"``, the flat boards cut into short bands for phones; HMDG: the announcements ``"beside"``
-    or ``"below"`` the board).
+    or ``"below"`` the board). ``blank``: every cell empty, no turn or score, only the board, its
+    coordinates and a legend (the board to print, :mod:`boardlab.printing`).
     Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
     """
     module = _renderer(view.game.id)
@@ -84,7 +85,7 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     if marks.last is None:
         marks = Marks(last_move_cells(view), marks.selected, marks.targets, marks.flagged, marks.heat,
                       marks.heat_title)
-    picture, title, description = module.draw(view, marks, theme_named(theme), chosen)
+    picture, title, description = module.draw(view, marks, theme_named(theme), chosen, blank)
     return str(picture.svg(title, description, size))
 
 

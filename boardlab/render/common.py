@@ -8,6 +8,12 @@ from boardlab.core.cells import CellContent, Piece
 from boardlab.core.view import View
 
 
+def board_contents(view: View, blank: bool) -> list[CellContent]:
+    """What stands on each cell, or (``blank``) every cell empty and unmarked: a board to print."""
+    contents = view.game.cell_contents(view)
+    return [CellContent(content.name) for content in contents] if blank else contents
+
+
 def turn_text(view: View) -> str:
     """``x to move (seat 0)``, or how the game ended, from what the view may tell."""
     game, data = view.game, view.data

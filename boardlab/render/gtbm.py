@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from boardlab.core.view import View
 from boardlab.games.gtbm.face import Gtbm
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, square_cells
 from boardlab.render.picture import CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import PieceStyle, element, number
@@ -19,11 +19,11 @@ STYLES = (PieceStyle("Black", "#1B1B1B", "#000000", "#FFFFFF"), PieceStyle("Whit
 UNIT = 24.0
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Gtbm)
     size = int(game.options["size"])
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     margin = UNIT * 1.1
     picture = Picture(2 * margin + size * UNIT, 2 * margin + size * UNIT, theme)
     cells = square_cells([c.name for c in contents], size, size, UNIT, margin, margin)
@@ -39,8 +39,9 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
                      [chr(ord("a") + c) for c in range(size)], UNIT * 0.8)
     quiet = game.plies_without_capture(view.data)
     limit = game.options["no_capture_limit"]
-    picture.caption([turn_text(view), f"● Black moves up · ○ White moves down · {quiet} "
-                     f"{'ply' if quiet == 1 else 'plies'} without a capture (limit {limit})"])
+    directions = "● Black moves up · ○ White moves down"
+    picture.caption([directions] if blank else [turn_text(view), f"{directions} · {quiet} "
+                    f"{'ply' if quiet == 1 else 'plies'} without a capture (limit {limit})"])
     title = f"{game.name}: {size}×{size} board, {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, [f"{quiet} plies without a capture."])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from boardlab.core.cells import CellContent
 from boardlab.core.view import View
 from boardlab.games.hmdg.face import HiddenMoveDoubleGomoku
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, grid_lines, point_cells
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element
@@ -26,16 +26,16 @@ UNIT = 30.0
 SHOWN_ANNOUNCEMENTS = 16
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, HiddenMoveDoubleGomoku)
     size = int(game.options["size"])
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     margin = UNIT * 1.3
     board = 2 * margin + (size - 1) * UNIT
-    beside = layout == "beside"
+    beside = layout == "beside" and not blank
     picture = Picture(board + UNIT * 8.5 if beside else board, board, theme)
-    announced = game.announced_line(view)
+    announced = None if blank else game.announced_line(view)
     cells = point_cells([c.name for c in contents], size, size, UNIT, margin, margin)
     grid_lines(picture, size, size, UNIT, margin, margin)
     if announced is not None:
@@ -49,6 +49,9 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, size, size, UNIT, list(ROW_LETTERS[:size]),
                      [str(c + 1) for c in range(size)], UNIT * 0.95)
+    if blank:
+        picture.caption(["✕ x · ◯ o"], css="legend")
+        return picture, f"{game.name}: {size}×{size} grid", describe(view, contents, COLOURS)
     status = game.status_lines(view)
     if announced is not None:
         status.insert(0, f"Announced: {announced[0]}.")

@@ -13,7 +13,7 @@ import math
 from boardlab.core.cells import Piece
 from boardlab.core.view import View
 from boardlab.games.horsmeier.face import Horsmeier
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, square_cells
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import PieceStyle, element, label, number
@@ -26,29 +26,37 @@ SIZE = 11
 LIFE = 11
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Horsmeier)
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     margin = UNIT * 0.9
-    sums_width = UNIT * 2.2
+    sums_width = 0.0 if blank else UNIT * 2.2
     picture = Picture(2 * margin + SIZE * UNIT + sums_width, 2 * margin + SIZE * UNIT, theme)
     cells = square_cells([c.name for c in contents], SIZE, SIZE, UNIT, margin, margin)
+    # a printed board shows the set-up faintly: which strength starts where is not obvious
+    setup = {c.name: c.pieces for c in game.cell_contents(view)} if blank else {}
     drawings = []
     for index, (cell, content) in enumerate(zip(cells, contents, strict=True)):
         row, column = divmod(index, SIZE)
         fill = theme.board_alt if (row + column) % 2 else theme.board
         pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p, cell, theme))
                          for p in content.pieces)
-        drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS)))
+        under = "".join(element("g", {"class": "setup", "opacity": 0.3}, _piece(p, cell, theme), text=False)
+                        for p in setup.get(content.name, ()))
+        drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS), under))
     picture.add_cells(drawings, marks)
     edge_coordinates(picture, cells, SIZE, SIZE, UNIT, [str(SIZE - r) for r in range(SIZE)],
-                     [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.68)
-    _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
-    picture.caption([
-        turn_text(view),
-        "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
-        "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
+                     [chr(ord("a") + c) for c in range(SIZE)], UNIT * 0.8)  # two-digit rows clear the edge
+    if blank:
+        picture.caption(["○ White moves up, ● Black down; the first on the far row wins. Faint: the pieces' "
+                         "starting squares and strengths."])
+    else:
+        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
+        picture.caption([
+            turn_text(view),
+            "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
+            "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
     title = f"{game.name}: {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, ["Numbers after each piece: strength/life span."])
 

@@ -16,7 +16,7 @@ from boardlab.core.cells import CellContent
 from boardlab.core.mobius import ROW_LETTERS, MobiusStrip
 from boardlab.core.view import View
 from boardlab.games.mobiatus.face import Mobiatus
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, square_corners
 
@@ -28,11 +28,11 @@ SINGULAR = "#4D4D4D"
 UNIT = 22.0
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Mobiatus)
     strip: MobiusStrip = game.strip
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     if layout == "strip":
         from boardlab.render.mobius_strip import draw_strip
 
@@ -44,7 +44,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     lines = [f"{turn_text(view)} · turn {turns} · Red {red} pieces, Blue {blue} pieces",
              "● ■ a piece (its dot) · ○ □ its circle, on the opposite face (the other side of the same "
              "paper square) · dark ×: a singularity"]
-    picture.caption(lines)
+    picture.caption(lines[1:] if blank else lines)
     title = f"{game.name}: {strip.length}×{strip.width} strip ({layout}), {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, [f"Turn {turns}."])
 

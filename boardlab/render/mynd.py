@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boardlab.core.view import View
 from boardlab.games.mynd.face import Mynd
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.grids import edge_coordinates, grid_lines, point_cells
 from boardlab.render.picture import CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import OKABE_ITO, PieceStyle, element, label, number, shrink
@@ -30,17 +30,19 @@ GO_COLUMNS = "abcdefghjklmnopqrstuvwxyz"
 UNIT = 26.0
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Mynd)
     size, seats = int(game.options["size"]), game.num_seats
-    contents = game.cell_contents(view)
-    claims = game.claims(view.data)
+    contents = board_contents(view, blank)
+    claims = [-1] * len(contents) if blank else game.claims(view.data)
+    # a printed board shows where the pegs start (the options move them): each peg drawn faint
+    starts = {c.name: p.colour for c in game.cell_contents(view) for p in c.pieces if p.kind == "peg"} if blank else {}
     margin = UNIT * 1.5
     picture = Picture(2 * margin + (size - 1) * UNIT, 2 * margin + (size - 1) * UNIT, theme)
     grid_lines(picture, size, size, UNIT, margin, margin)
     cells = point_cells([c.name for c in contents], size, size, UNIT, margin, margin)
-    _trunk_lines(picture, game.trunks(view), {cell.name: cell.centre for cell in cells})
+    _trunk_lines(picture, [] if blank else game.trunks(view), {cell.name: cell.centre for cell in cells})
     drawings = []
     for cell, content, claim in zip(cells, contents, claims, strict=True):
         under, title = "", cell_title(content, COLOURS)
@@ -54,6 +56,10 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
         elif claim == -2:
             under = label(*cell.centre, "?", UNIT * 0.4, {"fill": theme.muted})
             title += "; claimed by several: scores for nobody"
+        if content.name in starts:
+            under += element("g", {"class": "peg-start", "opacity": 0.35},
+                             _piece(starts[content.name], "peg", *cell.centre), text=False)
+            title += f"; {COLOURS[starts[content.name]]}'s peg starts here"
         pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p.colour, p.kind, *cell.centre))
                          for p in content.pieces)
         drawings.append(CellDrawing(cell, None, pieces, title, under))
@@ -66,7 +72,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
     lines = [turn_text(view), " · ".join(counts),
              "A ring marks each starting peg, thick lines join each trunk (the pieces joined to the peg); "
              "small marks and shading: the territory each would score now."]
-    picture.caption(lines)
+    legend = " · ".join(f"{SYMBOLS[s]} {COLOURS[s]}" for s in range(seats))
+    picture.caption([f"{legend} · faint pegs: where the pegs start"] if blank else lines)
     title = f"{game.name}: {size}×{size}, {seats} players, {turn_text(view)}"
     territory = "; ".join(f"{COLOURS[s]} territory {int(scores[s])}" for s in range(seats))
     return picture, title, describe(view, contents, COLOURS, [f"{territory}."])

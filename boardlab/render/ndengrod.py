@@ -10,7 +10,7 @@ import math
 
 from boardlab.core.view import View
 from boardlab.games.ndengrod.face import Ndengrod
-from boardlab.render.common import cell_title, describe, turn_text
+from boardlab.render.common import board_contents, cell_title, describe, turn_text
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import PieceStyle, hex_corners
 
@@ -21,11 +21,11 @@ RADIUS = 10.0  # a hexagon's circumradius, in user units
 MARGIN = 22.0
 
 
-def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, str, str]:
+def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = False) -> tuple[Picture, str, str]:
     game = view.game
     assert isinstance(game, Ndengrod)
     topology = game.topology
-    contents = game.cell_contents(view)
+    contents = board_contents(view, blank)
     step_x = math.sqrt(3) * RADIUS
 
     def place(row: int, diag: int) -> tuple[float, float]:
@@ -50,7 +50,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str) -> tuple[Picture, 
 
     swapped = " (the players have swapped colours)" if any(
         p.colour != p.seat for c in contents for p in c.pieces) else ""
-    picture.caption([f"{turn_text(view)}{swapped}", "● x (black) · ○ o (white)"])
+    legend = "● x (black) · ○ o (white)"
+    picture.caption([legend] if blank else [f"{turn_text(view)}{swapped}", legend])
     board = f"{game.options['board']} board of side {game.options['size']}"
     title = f"{game.name}: {board}, {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS)
