@@ -179,7 +179,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                            save_dir=args.save, on_game=on_game)
     print(result.summary())
     if args.save:
-        print(f"Records of all {result.games} games are in {args.save}/")
+        print(f"Records of all {result.games} games are in {os.path.join(os.path.normpath(args.save), '')}")
     if args.json:
         print(json.dumps(result.to_dict()))
     return 0
