@@ -35,13 +35,13 @@ WIDE_ONLY = [("mobiatus", {"length": 100}), ("mobiatus", {"length": 64, "width":
 
 
 def positions(game: boardlab.Game, seed: int = 1) -> list[boardlab.State]:
-    """The start, and positions after 10 and 40 random plies (or the end)."""
+    """The start, positions after 10 and 40 random plies, and every tenth ply after to the end."""
     rng = random.Random(seed)
     state = game.new_game()
     found = [state]
-    while not state.is_over and state.ply < 40:
+    while not state.is_over:
         state = state.play(rng.choice(state.legal_moves()))
-        if state.ply in (10, 40) or state.is_over:
+        if state.ply in (10, 40) or state.ply % 10 == 0 or state.is_over:
             found.append(state)
     return found
 
