@@ -185,7 +185,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                            save_dir=args.save, on_game=on_game)
     print(result.summary())
     if args.save:
-        print(f"Records of all {result.games} games are in {args.save}/")
+        print(f"Records of all {result.games} games are in {os.path.join(os.path.normpath(args.save), '')}")
     if args.json:
         print(json.dumps(result.to_dict()))
     return 0
@@ -202,9 +202,16 @@ def cmd_print(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from boardlab.cli.play import run_play
+    from boardlab.cli.progress import CompileNotice
+    from boardlab.core.registry import kernels_cached
 
-    return run_play(args)
+    # Importing the player compiles the search, loading the game its rules: say so while it lasts.
+    with CompileNotice(info(args.game).name, first_run=not kernels_cached(args.game)):
+        from boardlab.cli.play import enable_line_editing, prepare_play
+
+        session = prepare_play(args)
+    enable_line_editing()
+    return session.run()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
