@@ -19,11 +19,13 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 from boardlab import records
 from boardlab.ai.base import Agent, make_agent
 from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
 from boardlab.ai.mcts import MCTSAgent
+from boardlab.cli.main import MAX_SEED
 from boardlab.cli.progress import ThinkingLine
 from boardlab.core.move import Move
 from boardlab.core.options import parse_assignments
@@ -76,6 +78,9 @@ class PlaySession:
         self.started = started or records.now()
         self.hinter: MCTSAgent | None = None
         self.saved: State | None = None
+        # The state that ``save_path`` holds now (``None``: nothing written there by this session).
+        self.autosaved: State | None = None
+        self.autosave_failed = False
         self.at_keyboard: int | None = None
         on_terminal = write is None and sys.stdout.isatty()
         self.clear_text = "\033[H\033[2J\033[3J" if on_terminal else "\n" * 40
@@ -323,7 +328,10 @@ class PlaySession:
             try:
                 records.dump(self.record(), self.save_path)
             except OSError as error:
+                self.autosave_failed = True
                 self.write(f"Warning: could not save to {self.save_path}: {error.strerror}")
+            else:
+                self.autosaved = self.state
 
     def show(self) -> None:
         state = self.state
@@ -388,11 +396,37 @@ class PlaySession:
         return True
 
     def leave(self) -> int:
-        if self.save_path:
+        if self.save_path and self.autosaved is self.state:
             self.write(f"The game is saved in {self.save_path}.")
+        elif self.save_path and self.autosave_failed:
+            self.write(f"The game is NOT saved: {self.save_path} could not be written (see the warnings above).")
+        elif self.save_path and self.autosaved is None and not self.state.ply:
+            self.write(f"No move was played; nothing was written to {self.save_path}.")
         elif self.state.ply and not self.state.is_over and self.saved is not self.state:
             self.write("Left without saving (use save FILE or --save FILE to keep a game).")
         return 0
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before the game starts, a save path that cannot be written (rather than lose the game).
+
+    The probe writes the temporary file a save would write, and removes it: the target itself is
+    not touched, so an existing record there survives until the first move replaces it.
+    """
+    target = Path(path)
+    if not path.strip():
+        raise BoardlabError("--save '': accepted: the name of a file for the record")
+    if target.is_dir():
+        raise BoardlabError(f"--save {path}: that is a directory; accepted: a file name")
+    probe = target.with_name(target.name + ".tmp")
+    try:
+        with probe.open("x", encoding="utf-8"):
+            pass
+        probe.unlink()
+    except FileExistsError:
+        pass  # a leftover of a crash: the save will replace it
+    except OSError as error:
+        raise BoardlabError(f"--save {path}: cannot write there ({error.strerror})") from None
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -414,12 +448,20 @@ def enable_line_editing() -> None:
 def prepare_play(args: argparse.Namespace) -> PlaySession:
     """The game, its computer players and the session, everything compiled before the first board."""
     started = None
+    resumed_over = False
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        raise BoardlabError(f"--seed {args.seed}: accepted: an integer from 0 to {MAX_SEED}")
+    if args.save is not None:
+        check_writable(args.save)
+    if args.resume and (args.option or args.variant):
+        raise BoardlabError("--resume plays on under the rules in the record; leave out -o/--option and --variant")
     if args.resume:
         record = records.load(args.resume)
         if record.game != info(args.game).id:
             raise BoardlabError(f"{args.resume} records a game of {record.game}, not {args.game}")
         state = record.replay()
         players, started = record.players, record.started
+        resumed_over = record.result is not None
     else:
         game = load(args.game, variant=args.variant, **parse_assignments(args.option or []))
         state = game.new_game()
@@ -445,4 +487,11 @@ def prepare_play(args: argparse.Namespace) -> PlaySession:
         import boardlab.ai.alphabeta  # noqa: F401  (compiled now, under the notice, not at the first hint)
     if not players:
         players = ["human" if seat in humans else opponent for seat in range(seats)]
-    return PlaySession(state, humans, agents, players, save_path=args.save or args.resume, started=started)
+    # A finished record is kept as it is: undoing into it must not turn it into an unfinished game.
+    save_path = args.save or (None if resumed_over else args.resume)
+    session = PlaySession(state, humans, agents, players, save_path=save_path, started=started)
+    if args.resume and save_path == args.resume:
+        session.autosaved = state  # the file holds this game already
+    if resumed_over and not args.save:
+        session.write(f"{args.resume} records a finished game; it is kept as it is (use save FILE to keep changes).")
+    return session

@@ -12,6 +12,13 @@ from boardlab.core.cells import Piece
 from boardlab.core.state import State
 from boardlab.core.view import View
 
+
+def printable(text: str) -> str:
+    """``text`` without control characters: a shared record's names must not drive the terminal
+    (clear the screen, retitle the window) when shown."""
+    return "".join(ch if ch.isprintable() else "\N{REPLACEMENT CHARACTER}" for ch in text)
+
+
 KEYS = "Enter: next   b: back   <number>: go to that ply   q: quit"
 
 
@@ -81,9 +88,9 @@ def replay_session(
     hidden = _hidden_stones(positions) if _unveils(positions[-1]) else None
     header = ", ".join(f"{k}={v}" for k, v in record.options.items())
     write(f"{record.game} (rules {record.rules_version}; {header})")
-    write("Players: " + " vs ".join(record.players) + f"; {len(record.moves)} moves")
+    write("Players: " + " vs ".join(printable(name) for name in record.players) + f"; {len(record.moves)} moves")
     if record.result is not None:
-        write(f"Result: {record.result}" + (f" ({record.termination})" if record.termination else ""))
+        write(f"Result: {record.result}" + (f" ({printable(record.termination)})" if record.termination else ""))
     if not step:
         for index in range(len(positions)):
             _show(positions, index, write, hidden)
