@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
@@ -37,7 +37,7 @@ class Database:
         agree even while moves are being appended."""
         with self._sessions() as session:
             if self.is_sqlite:
-                session.execute(text("BEGIN"))
+                session.connection().exec_driver_sql("BEGIN")
             else:
                 session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             yield session  # closing hands the connection back, and the pool rolls the snapshot back
@@ -50,7 +50,7 @@ class Database:
                 yield session
             return
         with self._write_lock, self._sessions() as session:
-            session.execute(text("BEGIN IMMEDIATE"))
+            session.connection().exec_driver_sql("BEGIN IMMEDIATE")
             try:
                 yield session
             except BaseException:

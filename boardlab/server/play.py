@@ -12,9 +12,9 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import select
+from sqlalchemy import RowMapping, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from boardlab import records
@@ -203,6 +203,71 @@ def lock_game(session: Session, game_id: int) -> GameRow:
     return row
 
 
+# The move path in SQLAlchemy Core. A move is most of the server's traffic: its game is read with one
+# query into transient rows (never added to the session) and written back with one INSERT and one
+# conditional UPDATE, instead of the ORM's identity map and unit of work, which cost most of a move's
+# CPU time. The rarer changes (challenges, resignations, takebacks) keep the ORM.
+_GAMES, _SEATS, _USERS, _MOVES = (cast(Table, model.__table__) for model in (GameRow, Seat, User, MoveRow))
+_GAME_KEYS = tuple(column.key for column in _GAMES.c)
+_SEAT_KEYS = tuple(column.key for column in _SEATS.c if column.key != "game_id")
+# Everything a move may change in the game's row.
+_CHANGING = ("status", "ply", "to_move", "result", "termination", "loser", "finished_at", "version",
+             "turn_started_at", "deadline", "draw_offers", "undo_request", "ai_lease_until")
+_LOAD = (select(*_GAMES.c, *(_SEATS.c[key].label(f"seat_{key}") for key in _SEAT_KEYS),
+                _USERS.c.name.label("user_name"), _USERS.c.email.label("user_email"))
+         .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+                      .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id))
+         .where(_GAMES.c.id == bindparam("game_id")).order_by(_SEATS.c.seat))
+_LOCK = _LOAD.with_for_update(of=_GAMES)
+_INSERT_MOVE = insert(_MOVES)
+# Built once (SQLAlchemy then reuses their compiled form): every changeable field is written, changed or not.
+_UPDATE_GAME = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
+                .values({key: bindparam(f"new_{key}") for key in _CHANGING}))
+_UPDATE_CLOCK = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
+                 .values(remaining_seconds=bindparam("remaining")))
+
+
+class Snapshot(NamedTuple):
+    """What a move may change in a game, as read: written back are only the fields that changed."""
+
+    game: dict[str, Any]
+    clocks: dict[int, float | None]
+
+
+def lock_game_core(session: Session, game_id: int) -> tuple[GameRow, Snapshot]:
+    """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
+    database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
+    rows = session.connection().execute(_LOCK, {"game_id": game_id}).all()
+    if not rows:
+        raise NotFound(f"no game {game_id}")
+    row = GameRow(**{key: rows[0]._mapping[key] for key in _GAME_KEYS})
+    for found in rows:
+        row.seats.append(_seat_of(found._mapping))
+    return row, Snapshot({key: getattr(row, key) for key in _CHANGING},
+                         {seat.seat: seat.remaining_seconds for seat in row.seats})
+
+
+def _seat_of(values: RowMapping) -> Seat:
+    seat = Seat(game_id=values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS})
+    if seat.user_id is not None:
+        seat.user = User(id=seat.user_id, name=values["user_name"], email=values["user_email"])
+    return seat
+
+
+def write_back(session: Session, row: GameRow, as_read: Snapshot) -> None:
+    """Store ``row``'s changeable fields: one UPDATE of the game, conditional on the version it was
+    read at (a second guard beside the lock), and one per seat whose clock changed."""
+    connection = session.connection()
+    done = connection.execute(_UPDATE_GAME, {"game_id": row.id, "read_version": as_read.game["version"],
+                                             **{f"new_{key}": getattr(row, key) for key in _CHANGING}})
+    if done.rowcount != 1:
+        raise Conflict(f"game {row.id} was changed meanwhile; try again")
+    for seat in row.seats:
+        if seat.remaining_seconds != as_read.clocks[seat.seat]:
+            connection.execute(_UPDATE_CLOCK, {"in_game": row.id, "number": seat.seat,
+                                               "remaining": seat.remaining_seconds})
+
+
 def get_game(session: Session, game_id: int) -> GameRow:
     row = session.scalars(select(GameRow).where(GameRow.id == game_id)
                           .options(joinedload(GameRow.seats).joinedload(Seat.user))).unique().first()
@@ -384,7 +449,7 @@ class Moved:
 def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
          cache: StateCache, version: int | None = None) -> Moved:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``."""
-    row = lock_game(session, game_id)
+    row, as_read = lock_game_core(session, game_id)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
@@ -402,13 +467,15 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
     at = clocks.now()
     if row.deadline is not None and row.deadline <= at:
         timeout(row, at)
+        write_back(session, row, as_read)
         return Moved(row, current_state(session, row, cache), timed_out=True)
     state = current_state(session, row, cache)
     before = known_moves(session, row, cache)
     after = state.play(text)
     assert after.last_move is not None
     spent = clocks.seconds_between(row.turn_started_at, at)
-    session.add(MoveRow(game_id=row.id, ply=row.ply, text=after.last_move.text, seat=seat, at=at, seconds=spent))
+    session.connection().execute(_INSERT_MOVE, {"game_id": row.id, "ply": row.ply, "text": after.last_move.text,
+                                                "seat": seat, "at": at, "seconds": spent})
     moves = [*before, MoveInfo(row.ply, seat, at, spent)]
     mover = next(s for s in row.seats if s.seat == seat)
     mover.remaining_seconds = time_control(row).after_move(mover.remaining_seconds, spent)
@@ -421,6 +488,7 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
         finish(row, list(after.result), RULES, None, at)
     else:
         _start_turn(row, at)
+    write_back(session, row, as_read)
     return Moved(row, after, moves=moves)
 
 
