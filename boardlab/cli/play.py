@@ -277,6 +277,9 @@ class PlaySession:
             effort = (f"of {candidate.visits:,} playouts" if candidate.visits
                       else f"searched {helper.depth_reached} plies deep")
             lines.append(f"  {candidate.move.text:<12} scores {value:>4} {effort}")
+        shown = analysis.candidates[:3]
+        if len(shown) > 1 and len({c.value for c in shown}) == 1 and not any(c.visits for c in shown):
+            lines.append(f"  (all tied as far as {helper.depth_reached} plies ahead: the order says nothing)")
         self.write("\n".join(lines))
 
     def list_moves(self) -> None:
