@@ -152,7 +152,8 @@ class PlaySession:
             path, begun = self.moves_beginning(text)
             if begun:
                 return self.play_in_steps(path, begun, text.strip())
-            self.write(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for commands.")
+            self.write(textwrap.fill(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for commands.",
+                                     width=80, break_on_hyphens=False))
             return True
         self.autosave()
         self.show()
@@ -199,7 +200,8 @@ class PlaySession:
             steps = [step for _, step in sorted(named)]
             heading = f"{done}: the move goes on" if done else f"Moves beginning {typed}"
             choices = "   ".join(f"{n}) {name}" for n, name in enumerate(names, start=1))
-            self.write(f"{heading}; choose the next step by number or as written ('cancel' to start again):")
+            self.write(textwrap.fill(f"{heading}; choose the next step by number or as written ('cancel' to "
+                                     "start again):", width=80, break_on_hyphens=False))
             self.write(textwrap.fill(choices, width=78, break_on_hyphens=False))
             try:
                 line = self.read(f"{label} {done}> " if done else f"{label}> ").strip()
