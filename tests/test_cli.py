@@ -288,3 +288,38 @@ def test_replay_strips_control_characters_from_names() -> None:
     replay_session(record, step=False, read=script.read, write=script.write)
     assert "\x1b" not in script.text and "\x07" not in script.text
     assert "ann vs bob" in script.text
+
+
+class Terminal:
+    """A stream that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_a_first_run_says_the_rules_are_being_compiled_and_clears_its_line() -> None:
+    import time
+
+    from boardlab.cli.progress import CompileNotice
+
+    screen = Terminal()
+    with CompileNotice("Ndengrod", first_run=True, stream=screen, delay=0.0):  # type: ignore[arg-type]
+        time.sleep(0.3)
+    text = "".join(screen.written)
+    assert "First run: compiling the rules of Ndengrod and the computer player." in text
+    assert "Done once (numba, up to a minute)" in text and " s" in text
+    assert text.endswith("\r")  # the spinner's line is wiped before the board is drawn
+    quiet = Terminal()
+    with CompileNotice("Ndengrod", first_run=True, stream=quiet, delay=60.0):  # type: ignore[arg-type]
+        pass
+    assert quiet.written == []

@@ -391,3 +391,16 @@ def test_a_terminal_game_against_the_computer() -> None:
     assert "Last move: Black c1-d2" in text and "Last move: White " in text
     assert "Not played: d2-e3x: d2-e3 captures nothing; write d2-e3" in text
     assert "Black> " in shown and session.state.ply == 2
+
+
+def test_a_hint_says_when_its_moves_are_tied() -> None:
+    # At the opening no capture is within level 3's horizon: every move scores 50%, and the hint
+    # must not pass an arbitrary order off as advice.
+    from boardlab.ai import RandomAgent
+    from boardlab.cli.play import PlaySession
+    from tests.test_cli import Script
+
+    script = Script(["hint", "quit"])
+    state = boardlab.load("gtbm").new_game()
+    PlaySession(state, {0}, {1: RandomAgent(seed=1)}, ["me", "random"], read=script.read, write=script.write).run()
+    assert "(all tied as far as 4 plies ahead: the order says nothing)" in script.text

@@ -63,7 +63,8 @@ def test_a_session_at_80_by_24_keeps_the_board_last_move_and_prompt_in_view(
     game = boardlab.load(game_id, **options)
     state = game.new_game()
     first = state.legal_moves()[0].text
-    script = Script([first, "moves", "hint", "help", "log", "quit"])
+    begun = next((m.text.split("-")[0] for m in state.legal_moves() if "-" in m.text), "zz")
+    script = Script(["no-such-move", begun, "cancel", first, "moves", "hint", "help", "log", "quit"])
     others = {seat: RandomAgent(seed=seat) for seat in range(1, game.num_seats)}
     session = PlaySession(state, {0}, others, ["me"], read=script.read, write=script.write, height=HEIGHT)
     session.run()

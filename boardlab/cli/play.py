@@ -157,7 +157,8 @@ class PlaySession:
             path, begun = self.moves_beginning(text)
             if begun:
                 return self.play_in_steps(path, begun, text.strip())
-            self.write(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for commands.")
+            self.write(textwrap.fill(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for commands.",
+                                     width=80, break_on_hyphens=False))
             return True
         self.autosave()
         self.show()
@@ -204,7 +205,8 @@ class PlaySession:
             steps = [step for _, step in sorted(named)]
             heading = f"{done}: the move goes on" if done else f"Moves beginning {typed}"
             choices = "   ".join(f"{n}) {name}" for n, name in enumerate(names, start=1))
-            self.write(f"{heading}; choose the next step by number or as written ('cancel' to start again):")
+            self.write(textwrap.fill(f"{heading}; choose the next step by number or as written ('cancel' to "
+                                     "start again):", width=80, break_on_hyphens=False))
             self.write(textwrap.fill(choices, width=78, break_on_hyphens=False))
             try:
                 line = self.read(f"{label} {done}> " if done else f"{label}> ").strip()
@@ -282,6 +284,9 @@ class PlaySession:
             effort = (f"of {candidate.visits:,} playouts" if candidate.visits
                       else f"searched {helper.depth_reached} plies deep")
             lines.append(f"  {candidate.move.text:<12} scores {value:>4} {effort}")
+        shown = analysis.candidates[:3]
+        if len(shown) > 1 and len({c.value for c in shown}) == 1 and not any(c.visits for c in shown):
+            lines.append(f"  (all tied as far as {helper.depth_reached} plies ahead: the order says nothing)")
         self.write("\n".join(lines))
 
     def list_moves(self) -> None:

@@ -100,7 +100,7 @@ class CompileNotice:
             return
         if self.first_run:
             self.stream.write(f"First run: compiling the rules of {self.name} and the computer player.\n")
-            line = "Done once (numba, about 20 s), then cached: later starts take 1–2 s."
+            line = "Done once (numba, up to a minute), then cached: later starts are quicker."
         else:
             line = f"Loading {self.name}…"
         self.shown = True
