@@ -39,6 +39,7 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
@@ -396,7 +397,9 @@ class Mobiatus(Game):
             marks: list[str] = []
             for token in re.findall(r"\d+|.", row_text):
                 if token.isdecimal():
-                    marks.extend("." * int(token))
+                    run = whole_number(token, strip.length * strip.width,
+                                       f"{text!r}: row {letter}'s run of empty squares")
+                    marks.extend("." * run)
                 elif token in "RBrbx.":
                     marks.append(token)
                 else:
@@ -424,7 +427,8 @@ class Mobiatus(Game):
         if not turns_text.isdecimal() or not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the turns and the ply are {turns_text!r} and {ply_text!r}; "
                                 f"expected whole numbers")
-        turns, ply = int(turns_text), int(ply_text)
+        turns = whole_number(turns_text, MAX_PLY, f"{text!r}: the turns")
+        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
         if ply < turns:
             raise PositionError(f"{text!r}: ply {ply} is less than the {turns} turns played; every turn takes a ply")
         limit = int(self.spec[layout.S_TURN_LIMIT])
