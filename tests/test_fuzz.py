@@ -121,6 +121,10 @@ def record_texts(draw: st.DrawFn, game_id: str) -> str:
                 st.integers(-2, 2), st.sampled_from([2**63, 2**200]),
             ))
     text = json.dumps(data)
+    numbers = list(re.finditer(r"\d+", text))
+    if numbers and draw(st.integers(0, 3)) == 0:  # a number in the JSON itself made huge
+        found = numbers[draw(st.integers(0, len(numbers) - 1))]
+        text = text[:found.start()] + draw(st.sampled_from(HUGE[:4])) + text[found.end():]
     return text if draw(st.integers(0, 5)) else mutate(text, draw)
 
 
