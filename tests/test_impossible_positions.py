@@ -54,3 +54,15 @@ def test_a_mobiatus_square_name_of_thousands_of_digits_is_not_a_square() -> None
     state = boardlab.load("mobiatus").new_game()
     with pytest.raises(boardlab.InvalidMove, match="is not a move"):
         state.play("F" + "1" * 5000 + "a-F3b")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("F1a-F3b*", "nothing is captured on F3b"),
+    ("F1a-F3b~", "~ must be followed by the square"),
+    ("F1a~F3b", "the move does not slide to F3b"),
+])
+def test_mobiatus_marks_must_be_true(text: str, message: str) -> None:
+    state = boardlab.load("mobiatus").new_game()
+    with pytest.raises(boardlab.InvalidMove, match=message):
+        state.play(text)
+    assert state.play("F1a-F3b").ply == 1  # the same move written truly

@@ -55,6 +55,17 @@ _FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
 
 
+def _marks(text: str) -> list[tuple[bool, bool]]:
+    """For each square named in ``text``: whether ``~`` comes before it, and ``*`` after it."""
+    found = list(_FACE.finditer(text))
+    marks = []
+    for index, match in enumerate(found):
+        before = text[found[index - 1].end() if index else 0:match.start()]
+        after = text[match.end():found[index + 1].start() if index + 1 < len(found) else len(text)]
+        marks.append(("~" in before, "*" in after))
+    return marks
+
+
 def _ranges(values: list[int]) -> str:
     """``[2, 3, 4, 7]`` as ``'2 to 4, 7'``."""
     parts: list[str] = []
@@ -261,9 +272,24 @@ class Mobiatus(Game):
                 action = source * 8 + step
             path.append(action)
             if action not in self._legal(sim):
-                break
+                return tuple(path)  # the caller says why it is illegal
             k.apply(sim, self.spec, action)
+        self._check_marks(data, tuple(path), word, text)
         return tuple(path)
+
+    def _check_marks(self, data: np.ndarray, path: tuple[int, ...], word: str, text: str) -> None:
+        """A ``*`` (capture) or ``~`` (slide) typed where the move has none is a wrong move, not a
+        decoration: ``F1a-F3b*`` claims a capture that does not happen. Marks may be left out."""
+        canonical = _marks(self.action_text(data, path))
+        last = list(_FACE.finditer(word))[-1]
+        if "~" in word[last.end():]:
+            raise InvalidMove(f"{text!r}: ~ must be followed by the square the piece slides to")
+        for index, (typed, actual) in enumerate(zip(_marks(word), canonical, strict=False)):
+            face = self.face_name(self.strip.parse_name(_FACE.findall(word)[index]) or 0)
+            if typed[0] and not actual[0]:
+                raise InvalidMove(f"{text!r}: ~ marks a slide, but the move does not slide to {face}")
+            if typed[1] and not actual[1]:
+                raise InvalidMove(f"{text!r}: * marks a capture, but nothing is captured on {face}")
 
     def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         sim = data.copy()
