@@ -30,6 +30,7 @@ them, marked with its ``perspective``. It does not replay (the secrets needed ar
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import re
@@ -47,6 +48,10 @@ from boardlab.errors import BoardlabError, RecordError
 
 FORMAT = "boardlab-record/1"
 RULES_TERMINATION = "rules"
+# How a game can end, as the server writes it: by the rules, a seat resigning or running out of
+# time (the record names it in the tag ``loser``: ``"seat 1"``), or all agreeing to a draw.
+TERMINATIONS = (RULES_TERMINATION, "resignation", "timeout", "agreement")
+LOSER_TAG = "loser"
 
 
 def now() -> str:
@@ -60,7 +65,9 @@ class GameRecord:
 
     ``start`` is the position text the game began from, if not the standard start. ``termination``
     is ``"rules"`` when the rules ended the game (the result must then match the replay), or how it
-    ended otherwise (``"resignation"``, ``"abandoned"``…), in which case ``result`` stands as given.
+    ended otherwise: ``"resignation"`` or ``"timeout"`` (the losing seat scores 0, every other 1; the
+    tag ``loser`` may name it, ``"seat 1"``) or ``"agreement"`` (a draw, ½ each). A record whose
+    moves end the game carries exactly the rules' result, whatever its termination says.
 
     ``perspective`` is ``None`` for the referee's full record, which replays. A record made from a
     view says whose: ``"seat 0"``, ``"seat 1"``… or ``"spectator"``; its moves are as that seat knew
@@ -169,9 +176,11 @@ class GameRecord:
         return state
 
     def _check_result(self, state: State) -> None:
+        check_outcome(self, state.game.num_seats)
         by_rules = self.termination in (None, RULES_TERMINATION)
-        if self.result is not None and len(self.result) != state.game.num_seats:
-            raise RecordError(f"the result {self.result} does not give one score per seat")
+        if not by_rules and state.is_over:
+            raise RecordError(f"the moves end the game by the rules ({state.describe()}); the record says it "
+                              f"ended by {self.termination}")
         if not by_rules:
             return
         actual = list(state.result) if state.result is not None else None
@@ -180,12 +189,42 @@ class GameRecord:
             raise RecordError(f"the record's result {self.result} does not match the replay: {replayed}")
         if self.result is None and actual is not None:
             raise RecordError(f"the moves end the game ({state.describe()}) but the record has no result")
+        if self.result is None and self.termination == RULES_TERMINATION:
+            raise RecordError("the record says the rules ended the game but gives no result (they did not)")
 
     def to_dict(self) -> dict[str, Any]:
         data = {"format": FORMAT, **asdict(self)}
         if self.perspective is None:
             del data["perspective"]  # the referee's record: the same fields as before views existed
         return data
+
+
+def check_outcome(record: GameRecord, seats: int | None) -> None:
+    """The termination, result and loser agree with each other (and with ``seats`` scores, if known)."""
+    result, termination = record.result, record.termination
+    if termination is not None and termination not in TERMINATIONS:
+        raise RecordError(f"the record's termination {termination!r} is not accepted; accepted: "
+                          f"{', '.join(TERMINATIONS)} (or null while the game is unfinished)")
+    if result is not None:
+        if not isinstance(result, list) or not all(type(x) in (int, float) and x in (0, 0.5, 1) for x in result):
+            raise RecordError(f"the record's result {result!r} is not accepted; accepted: a list of 0, 0.5 or 1 "
+                              f"per seat, or null while the game is unfinished")
+        if seats is not None and len(result) != seats:
+            raise RecordError(f"the result {result} does not give one score per seat ({seats})")
+    loser_text = record.tags.get(LOSER_TAG)
+    if termination in ("resignation", "timeout"):
+        if result is None or sorted(result)[1:] != [1] * (len(result) - 1) or 0 not in result:
+            raise RecordError(f"a game lost by {termination} scores 0 for the seat that lost and 1 for every other; "
+                              f"the record's result is {result}")
+        loser = result.index(0)
+        if loser_text is not None and loser_text != perspective_name(loser):
+            raise RecordError(f"the record says {loser_text} lost by {termination}, but its result {result} "
+                              f"has seat {loser} lose")
+    elif loser_text is not None:
+        raise RecordError(f"the record names a loser ({loser_text}) but the game did not end by resignation "
+                          f"or timeout")
+    if termination == "agreement" and (result is None or any(x != 0.5 for x in result)):
+        raise RecordError(f"a game ended by agreement is a draw, ½ to each seat; the record's result is {result}")
 
 
 def perspective_name(seat: int | None) -> str:
@@ -235,6 +274,8 @@ def from_dict(data: Any) -> GameRecord:
     elif not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
         raise RecordError(f"the record's perspective {record.perspective!r} is not accepted; accepted: "
                           f"'seat 0', 'seat 1', … or 'spectator' (or none, for the referee's full record)")
+    else:
+        check_outcome(record, len(record.players))
     return record
 
 
@@ -246,6 +287,8 @@ def loads(text: str) -> GameRecord:
         raise RecordError(f"not JSON: {error}") from None
     except RecursionError:
         raise RecordError("not a record: its JSON is nested too deeply") from None
+    except ValueError:  # a number of over 4300 digits, which int() refuses
+        raise RecordError("not a record: it holds a number too long to read") from None
     return from_dict(data)
 
 
@@ -277,5 +320,6 @@ def dump(record: GameRecord, path: str | Path) -> None:
         temporary.write_text(text, encoding="utf-8")
         temporary.replace(target)
     except BaseException:
-        temporary.unlink(missing_ok=True)  # never leave PATH.tmp behind a failed save
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)  # never leave PATH.tmp behind a failed save
         raise

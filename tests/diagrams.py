@@ -24,8 +24,11 @@ def board_field(diagram: str) -> str:
     return "/".join(rows)
 
 
-def position(diagram: str, to_move: str = "x", ply: int = 20, *flags: str) -> str:
-    """Position text for a drawn board, with the colour to move and the ply."""
+def position(diagram: str, to_move: str = "x", ply: int | None = None, *flags: str) -> str:
+    """Position text for a drawn board, with the colour to move and the ply (by default one that
+    fits the colour to move: the first player's turns fall on even plies)."""
+    if ply is None:
+        ply = 41 if to_move in ("o", "w") else 40
     return " ".join([board_field(diagram), to_move, str(ply), *flags])
 
 

@@ -27,7 +27,10 @@ def board_field(diagram: str) -> str:
     return "/".join(ranks)
 
 
-def position(diagram: str, to_move: str = "b", ply: int = 20, quiet: int = 0) -> str:
+def position(diagram: str, to_move: str = "b", ply: int | None = None, quiet: int = 0) -> str:
+    # By default a ply that fits the side to move (Black moves first, G7) and leaves time for the
+    # moves that made the position.
+    ply = (40 if to_move == "b" else 41) if ply is None else ply
     return f"{board_field(diagram)} {to_move} {ply} {quiet}"
 
 
@@ -163,17 +166,17 @@ def test_take_and_retake_tit_for_tat() -> None:
 
 def test_a_piece_on_its_own_home_row_cannot_be_taken() -> None:
     # Nothing is behind a home row, and an enemy beside it is on its far row: it can only step back.
-    assert [str(m) for m in gtbm(size=4).from_text("1BW1/4/4/4 b 5 5").legal_moves()] == ["b4-b3"]
-    assert [str(m) for m in gtbm(size=4).from_text("4/4/4/1WB1 w 5 5").legal_moves()] == ["b1-b2"]
+    assert [str(m) for m in gtbm(size=4).from_text("1BW1/4/4/4 b 10 4").legal_moves()] == ["b4-b3"]
+    assert [str(m) for m in gtbm(size=4).from_text("4/4/4/1WB1 w 7 4").legal_moves()] == ["b1-b2"]
 
 
 def test_a_piece_on_the_enemy_home_row_can_be_taken() -> None:
-    state = gtbm(size=4).from_text("W3/4/4/1BW1 b 5 5")
+    state = gtbm(size=4).from_text("W3/4/4/1BW1 b 10 4")
     assert [str(m) for m in state.legal_moves()] == ["b1-a2", "b1-c2xc1"]
 
 
 def test_the_far_row_gives_no_promotion() -> None:
-    state = gtbm(size=4).from_text("1B2/4/4/2W1 b 5 5")
+    state = gtbm(size=4).from_text("1B2/4/4/2W1 b 10 4")
     assert moves_from(state, "b4") == ["b4-b3"]
 
 
@@ -241,9 +244,9 @@ def test_losing_all_pieces_loses() -> None:
 
 
 def test_neither_player_can_move_is_a_draw() -> None:
-    state = gtbm(size=4).from_text("1B1B/BW1W/2B1/W1W1 b 10 0").play("a3-a2")
+    state = gtbm(size=4).from_text("1B1B/BW1W/2B1/W1W1 b 18 0").play("a3-a2")
     assert state.result == (0.5, 0.5) and state.end_reason == "neither can move"
-    assert state.to_text() == "1B1B/1W1W/B1B1/W1W1 w 11 1 end:neither-can-move"
+    assert state.to_text() == "1B1B/1W1W/B1B1/W1W1 w 19 1 end:neither-can-move"
 
 
 def test_stuck_check_both_after_each_move_ends_when_the_mover_is_stuck() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,12 @@ from boardlab.cli.play import PlaySession
 from tests.test_cli import Script
 
 POINTS = [f"{row}{col}" for row in "abcdefghj" for col in range(1, 10)]
+
+
+@pytest.fixture(autouse=True)
+def own_config_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key that signs hot-seat saves lives here, not in the real config folder."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 def two_people(lines: list[str], **options: object) -> tuple[PlaySession, Script]:
@@ -132,3 +139,44 @@ def test_a_game_in_progress_is_never_unveiled() -> None:
     state = random_game(finish=False)
     with pytest.raises(boardlab.BoardlabError, match="not over"):
         boardlab.View.unveiled(state, state)
+
+def _saved_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict]:
+    path = tmp_path / "game.json"
+    lines = iter(["e5", "x", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "hmdg", "--seed", "2", "--save", str(path)]) == 0
+    return path, json.loads(path.read_text())
+
+
+def test_a_hot_seat_save_is_signed_with_a_private_key_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, data = _saved_game(tmp_path, monkeypatch)
+    assert len(data["tags"]["digest"]) == 64
+    key = tmp_path / "config" / "boardlab" / "record-key"
+    assert key.stat().st_mode & 0o777 == 0o600
+    lines = iter(["log", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "hmdg", "--resume", str(path)]) == 0
+
+
+@pytest.mark.parametrize("tamper", ["edit", "drop digest", "other key"])
+def test_an_edited_hidden_move_is_detected_on_resume(
+    tamper: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, data = _saved_game(tmp_path, monkeypatch)
+    if tamper == "edit":  # the last move replaced by another legal one: the record itself still replays
+        state = records.from_dict(data).replay().previous
+        assert state is not None
+        data["moves"][-1] = next(m.text for m in state.legal_moves() if m.text != data["moves"][-1])
+        data["result"], data["termination"], data["finished"] = None, None, None
+        records.from_dict(data)
+    elif tamper == "drop digest":
+        del data["tags"]["digest"]
+    else:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "elsewhere"))
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("a tampered game resumed"))
+    assert main(["play", "hmdg", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "digest" in err and len(err.strip().splitlines()) == 1

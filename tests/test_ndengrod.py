@@ -189,7 +189,7 @@ def test_option_length_sets_the_target() -> None:
     assert state.play("e3").result == (1.0, 0.0)
 
 
-SELF_CAPTURED_LINE = "1ox/xo1x/xxo2/ooxx/2o x 10"  # x to play a1: a1-b1-c1 is three, without freedom
+SELF_CAPTURED_LINE = "1ox/xo1x/xxo2/ooxx/2o x 14"  # x to play a1: a1-b1-c1 is three, without freedom
 
 
 def test_a_line_removed_by_self_capture_does_not_win_by_default() -> None:

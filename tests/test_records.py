@@ -126,3 +126,57 @@ def test_a_binary_file_is_not_a_record(tmp_path: Path) -> None:
     path.write_bytes(b"\x89PNG\xff\xfe")
     with pytest.raises(boardlab.RecordError, match="not a text file"):
         records.load(path)
+
+
+# -- records that cannot lie (issue 11) ------------------------------------------------------------
+
+UNFINISHED = {"moves": ["d3", "c5"], "result": None, "termination": None, "finished": None}
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({**UNFINISHED, "termination": "abandoned", "result": [1, 0]}, "termination 'abandoned' is not accepted"),
+    ({**UNFINISHED, "termination": "\x1b[2J", "result": [1, 0]}, "is not accepted; accepted: rules, resignation"),
+    ({**UNFINISHED, "termination": "resignation", "result": None}, "scores 0 for the seat that lost"),
+    ({**UNFINISHED, "termination": "resignation", "result": [1, 1]}, "scores 0 for the seat that lost"),
+    ({**UNFINISHED, "termination": "resignation", "result": [0, 0]}, "scores 0 for the seat that lost"),
+    ({**UNFINISHED, "termination": "timeout", "result": [1.0, 0.5]}, "scores 0 for the seat that lost"),
+    ({**UNFINISHED, "termination": "resignation", "result": [0, 1, 1]}, "one score per seat"),
+    ({**UNFINISHED, "termination": "resignation", "result": [0, 1], "tags": {"loser": "seat 1"}},
+     "says seat 1 lost by resignation, but its result \\[0, 1\\] has seat 0 lose"),
+    ({**UNFINISHED, "termination": "agreement", "result": [1, 0]}, "ended by agreement is a draw"),
+    ({**UNFINISHED, "termination": "rules"}, "the rules ended the game but gives no result"),
+    ({**UNFINISHED, "tags": {"loser": "seat 0"}}, "names a loser"),
+    ({"termination": "resignation", "result": [0, 1]}, "the moves end the game by the rules .* says it ended by"),
+    ({"termination": "agreement", "result": [0.5, 0.5]}, "the moves end the game by the rules"),
+])
+def test_a_record_whose_outcome_lies_is_refused(changes: dict, message: str) -> None:
+    with pytest.raises(boardlab.RecordError, match=message):
+        records.from_dict(record_dict(**changes))
+
+
+@pytest.mark.parametrize("changes", [
+    {**UNFINISHED, "termination": "resignation", "result": [1, 0], "tags": {"loser": "seat 1"}},
+    {**UNFINISHED, "termination": "timeout", "result": [0.0, 1.0]},
+    {**UNFINISHED, "termination": "agreement", "result": [0.5, 0.5]},
+    {**UNFINISHED},
+])
+def test_every_honest_ending_loads(changes: dict) -> None:
+    assert records.from_dict(record_dict(**changes)).termination == changes["termination"]
+
+
+def test_a_players_view_record_is_checked_too() -> None:
+    view = records.GameRecord.from_view(boardlab.load("hmdg").new_game().play("e5").view(1))
+    data = {**view.to_dict(), "termination": "walkover", "result": [1, 0]}
+    with pytest.raises(boardlab.RecordError, match="termination 'walkover' is not accepted"):
+        records.from_dict(data)
+
+
+def test_a_failed_save_leaves_no_tmp_and_the_old_record_whole(tmp_path: Path) -> None:
+    record = records.GameRecord.from_state(finished_game())
+    path = tmp_path / "game.json"
+    records.dump(record, path)
+    before = path.read_text()
+    (tmp_path / "game.json.tmp").mkdir()  # the temporary file cannot be written
+    with pytest.raises(OSError):
+        records.dump(records.GameRecord.from_state(boardlab.load("ndengrod").new_game()), path)
+    assert path.read_text() == before

@@ -21,7 +21,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from boardlab import records
+from boardlab import records, signing
 from boardlab.ai.base import Agent, make_agent
 from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
 from boardlab.ai.mcts import MCTSAgent
@@ -314,7 +314,10 @@ class PlaySession:
         self.show()
 
     def record(self) -> records.GameRecord:
-        return records.GameRecord.from_state(self.state, players=self.players, started=self.started)
+        record = records.GameRecord.from_state(self.state, players=self.players, started=self.started)
+        if self.hides_information():
+            signing.sign(record)  # so that resuming can tell if a hidden move was edited
+        return record
 
     def save(self, path: str) -> None:
         if not path:
@@ -467,6 +470,8 @@ def prepare_play(args: argparse.Namespace) -> PlaySession:
         state = record.replay()
         players, started = record.players, record.started
         resumed_over = record.result is not None
+        if not state.game.info.perfect_information:
+            signing.verify(record, args.resume)
     else:
         game = load(args.game, variant=args.variant, **parse_assignments(args.option or []))
         state = game.new_game()

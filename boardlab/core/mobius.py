@@ -150,7 +150,7 @@ class MobiusStrip:
     def parse_name(self, text: str) -> int | None:
         """The face called ``text`` (``F12c``, ``b3a``; case is ignored); ``None`` if there is none."""
         word = text.strip()
-        if len(word) < 3 or not (word[1:-1].isascii() and word[1:-1].isdecimal()):
+        if not 3 <= len(word) <= 8 or not (word[1:-1].isascii() and word[1:-1].isdecimal()):
             return None
         board, column, row = word[0].upper(), int(word[1:-1]) - 1, word[-1].lower()
         if board not in BOARDS or row not in ROW_LETTERS[: self.width] or not 0 <= column < self.length:

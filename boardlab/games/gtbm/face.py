@@ -30,6 +30,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -259,7 +260,7 @@ class Gtbm(Game):
             col = 0
             for token in re.findall(r"\d+|.", rank_text):
                 if token.isdecimal():
-                    col += int(token)
+                    col += whole_number(token, size * size, f"{text!r}: rank {rank}'s run of empty squares")
                     continue
                 if token.upper() not in PIECES:
                     raise PositionError(f"{text!r}: rank {rank} has {token!r}; ranks use B, W and digits")
@@ -276,7 +277,8 @@ class Gtbm(Game):
         for name, value in (("ply", ply_text), ("count of plies without a capture", quiet_text)):
             if not value.isdecimal():
                 raise PositionError(f"{text!r}: the {name} is {value!r}; expected a whole number")
-        ply, quiet = int(ply_text), int(quiet_text)
+        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        quiet = whole_number(quiet_text, MAX_PLY, f"{text!r}: the count of plies without a capture")
         limit = int(self.options["no_capture_limit"])
         if quiet > limit:
             raise PositionError(f"{text!r}: {quiet} plies without a capture is past the limit {limit}")
@@ -297,7 +299,28 @@ class Gtbm(Game):
                 )
             end = _END_TOKENS[flag[4:]]
         self._set_outcome(data, end, text)
+        self._check_history(data, text, ply)
         return data
+
+    def _check_history(self, data: np.ndarray, text: str, ply: int) -> None:
+        """What the ply implies (G7): Black moves first and the sides alternate (no passing); a piece
+        away from its home row took at least one forward step per rank, and every capture took a
+        move of the capturing side."""
+        side = int(data[k.F_SIDE])
+        if side != ply % 2:
+            raise PositionError(f"{text!r}: at ply {ply} {SIDES[ply % 2]} is to move (Black moves first), "
+                                f"not {SIDES[side]}")
+        size = self.size
+        board = data[k.BOARD:k.BOARD + size * size].reshape(size, size)
+        moves = ((ply + 1) // 2, ply // 2)  # moves Black and White have made
+        for piece, home_row in ((0, size - 1), (1, 0)):
+            rows = np.nonzero(board == piece + 1)[0]
+            steps = int(np.abs(rows - home_row).sum())
+            lost_by_other = size - int(np.count_nonzero(board == 2 - piece))
+            if steps > moves[piece] or lost_by_other > moves[piece]:
+                raise PositionError(
+                    f"{text!r}: {SIDES[piece]} has made at most {moves[piece]} moves by ply {ply}, too few to "
+                    f"reach these squares from its home row and take {lost_by_other} pieces")
 
     def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
         winner, reason = k.stuck_outcome(data, self.spec)

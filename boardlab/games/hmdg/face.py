@@ -39,6 +39,7 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.move import Move
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -441,14 +442,25 @@ class HiddenMoveDoubleGomoku(Game):
         self._parse_board(data, text, board_text)
         if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        data[kernel.PLY] = int(ply_text)
+        data[kernel.PLY] = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
         if turn not in ("setup", "choose", "x", "o"):
             raise PositionError(f"{text!r}: the turn is {turn!r}; expected setup, choose, x or o")
         end = self._parse_flags(data, text, flags, form)
         self._set_turn(data, text, turn, end)
+        self._check_counts(data, text)
         k.rebuild(data, self.spec)
         self._check_lines(data, text, end)
         return data
+
+    def _check_counts(self, data: np.ndarray, text: str) -> None:
+        """What the ply implies: every ply places at most one stone, hidden or not (the fixed setup's
+        first stone comes before ply 0), so no more hidden stones than plies, no more stones than ply + 1."""
+        ply, cells = int(data[kernel.PLY]), self.cells
+        hidden = int(data[k.F_HIDDEN]) + int(data[k.F_HIDDEN + 1])
+        stones = int(np.count_nonzero(data[k.STONES: k.STONES + 2 * cells]))
+        if hidden > ply or stones > ply + 1:
+            raise PositionError(f"{text!r}: {stones} stones, {hidden} of them hidden, cannot stand on the board "
+                                f"by ply {ply}: each ply places at most one")
 
     def _parse_board(self, data: np.ndarray, text: str, board_text: str) -> None:
         size, cells = self.size, self.cells
@@ -461,7 +473,7 @@ class HiddenMoveDoubleGomoku(Game):
             for match in _TOKEN.finditer(row_text):
                 token = match.group(0)
                 if token.isdecimal():
-                    col += int(token)
+                    col += whole_number(token, cells, f"{text!r}: row {ROW_LETTERS[row]}'s run of empty points")
                     continue
                 if match.group(1):
                     x, o = (1 if match.group(1) == "x" else 2), (1 if match.group(2) == "o" else 2)
@@ -490,7 +502,7 @@ class HiddenMoveDoubleGomoku(Game):
             elif name == "announced" and re.fullmatch(r"(row|col):\w+", value):
                 axis_text, line_text = value.split(":")
                 axis = _AXES.index(axis_text)
-                number = int(line_text) - 1 if line_text.isdecimal() else -1
+                number = int(line_text) - 1 if line_text.isdecimal() and len(line_text) <= 2 else -1
                 line = ROW_LETTERS.find(line_text) if axis == 0 else number
                 if not 0 <= line < self.size:
                     raise PositionError(f"{text!r}: {flag}: no such line on this board")
@@ -498,7 +510,7 @@ class HiddenMoveDoubleGomoku(Game):
             elif name == "target" and self.point_index(value) is not None:
                 data[k.F_TARGET] = self.point_index(value)
             elif name == "hidden" and re.fullmatch(r"\d+,\d+", value):
-                counts = [int(v) for v in value.split(",")]
+                counts = [whole_number(v, self.cells, f"{text!r}: {name}") for v in value.split(",")]
                 shown = self._hidden_points(data)
                 if any(c < s or (c != s and not self.options["allow_own_stack"]) for c, s in zip(counts, shown,
                                                                                                  strict=True)):

@@ -50,6 +50,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, PositionError
@@ -295,7 +296,7 @@ class Horsmeier(Game):
             raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected w or b")
         if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = int(ply_text)
+        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
         cap = int(self.options["ply_cap"])
         if ply > cap:
             raise PositionError(f"{text!r}: ply {ply} is past the ply cap {cap}")
@@ -323,7 +324,7 @@ class Horsmeier(Game):
         col = 0
         for item in row_text.split(","):
             if item.isdecimal():
-                col += int(item)
+                col += whole_number(item, k.SIZE * k.SIZE, f"{text!r}: row {row}'s run of empty squares")
                 continue
             match = _PIECE.fullmatch(item)
             if not match:

@@ -39,6 +39,7 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
@@ -53,6 +54,17 @@ _END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_N
 MAX_DRAWN_COLUMNS = 31  # 18 + 2 · 31 = 80 characters a row
 _FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
+
+
+def _marks(text: str) -> list[tuple[bool, bool]]:
+    """For each square named in ``text``: whether ``~`` comes before it, and ``*`` after it."""
+    found = list(_FACE.finditer(text))
+    marks = []
+    for index, match in enumerate(found):
+        before = text[found[index - 1].end() if index else 0:match.start()]
+        after = text[match.end():found[index + 1].start() if index + 1 < len(found) else len(text)]
+        marks.append(("~" in before, "*" in after))
+    return marks
 
 
 def _ranges(values: list[int]) -> str:
@@ -261,9 +273,24 @@ class Mobiatus(Game):
                 action = source * 8 + step
             path.append(action)
             if action not in self._legal(sim):
-                break
+                return tuple(path)  # the caller says why it is illegal
             k.apply(sim, self.spec, action)
+        self._check_marks(data, tuple(path), word, text)
         return tuple(path)
+
+    def _check_marks(self, data: np.ndarray, path: tuple[int, ...], word: str, text: str) -> None:
+        """A ``*`` (capture) or ``~`` (slide) typed where the move has none is a wrong move, not a
+        decoration: ``F1a-F3b*`` claims a capture that does not happen. Marks may be left out."""
+        canonical = _marks(self.action_text(data, path))
+        last = list(_FACE.finditer(word))[-1]
+        if "~" in word[last.end():]:
+            raise InvalidMove(f"{text!r}: ~ must be followed by the square the piece slides to")
+        for index, (typed, actual) in enumerate(zip(_marks(word), canonical, strict=False)):
+            face = self.face_name(self.strip.parse_name(_FACE.findall(word)[index]) or 0)
+            if typed[0] and not actual[0]:
+                raise InvalidMove(f"{text!r}: ~ marks a slide, but the move does not slide to {face}")
+            if typed[1] and not actual[1]:
+                raise InvalidMove(f"{text!r}: * marks a capture, but nothing is captured on {face}")
 
     def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         sim = data.copy()
@@ -397,7 +424,9 @@ class Mobiatus(Game):
             marks: list[str] = []
             for token in re.findall(r"\d+|.", row_text):
                 if token.isdecimal():
-                    marks.extend("." * int(token))
+                    run = whole_number(token, strip.length * strip.width,
+                                       f"{text!r}: row {letter}'s run of empty squares")
+                    marks.extend("." * run)
                 elif token in "RBrbx.":
                     marks.append(token)
                 else:
@@ -425,7 +454,8 @@ class Mobiatus(Game):
         if not turns_text.isdecimal() or not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the turns and the ply are {turns_text!r} and {ply_text!r}; "
                                 f"expected whole numbers")
-        turns, ply = int(turns_text), int(ply_text)
+        turns = whole_number(turns_text, MAX_PLY, f"{text!r}: the turns")
+        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
         if ply < turns:
             raise PositionError(f"{text!r}: ply {ply} is less than the {turns} turns played; every turn takes a ply")
         limit = int(self.spec[layout.S_TURN_LIMIT])

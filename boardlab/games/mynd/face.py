@@ -35,6 +35,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -493,7 +494,7 @@ class Mynd(Game):
             raise PositionError(f"{text!r}: the player to move is {seat_text!r}; expected one of {', '.join(seats)}")
         if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply, seat = int(ply_text), seats.index(seat_text.lower())
+        ply, seat = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply"), seats.index(seat_text.lower())
         data[kernel.PLY] = ply
         data[kernel.TO_MOVE] = seat
         data[lay.F_NEXT] = seat
@@ -532,7 +533,8 @@ class Mynd(Game):
             points: list[tuple[int, int]] = []  # (board value, lock)
             for token in re.findall(r"\d+|[A-Za-z]\*?\+?|.", row_text):
                 if token.isdecimal():
-                    points.extend([(0, 0)] * int(token))
+                    run = whole_number(token, size * size, f"{text!r}: row {label}'s run of empty points")
+                    points.extend([(0, 0)] * run)
                 elif (found := piece.fullmatch(token)) and (locked or not found[3]):
                     seat = letters.index(found[1])
                     points.append((seat + 1 + (lay.PEG if found[2] else 0), seat + 1 if found[3] else 0))

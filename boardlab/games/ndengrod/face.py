@@ -30,6 +30,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, hex_layout, hex_trapezoid, hexhex
 from boardlab.core.view import View
@@ -220,7 +221,7 @@ class Ndengrod(Game):
             cells: list[int] = []
             for token in re.findall(r"\d+|.", row_text):
                 if token.isdecimal():
-                    cells.extend([0] * int(token))
+                    cells.extend([0] * whole_number(token, self.cells, f"{text!r}: row {letter}'s run of empty cells"))
                 elif token in COLOURS:
                     cells.append(COLOURS.index(token) + 1)
                 else:
@@ -233,7 +234,7 @@ class Ndengrod(Game):
             raise PositionError(f"{text!r}: the player to move is {colour_text!r}; expected x or o")
         if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = int(ply_text)
+        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
         colour = COLOURS.index(colour_text)
         data[k.F_COLOUR] = colour
         data[kernel.PLY] = ply
@@ -257,7 +258,21 @@ class Ndengrod(Game):
         self._check_groups(data, text)
         data[int(self.spec[k.S_HIST]) + ply] = data[k.F_HASH]
         self._set_outcome(data, end, text)
+        self._check_counts(data, text, ply, colour)
         return data
+
+    def _check_counts(self, data: np.ndarray, text: str, ply: int, colour: int) -> None:
+        """What the ply implies: x moves first and the colours alternate (the swap takes a ply but
+        keeps the colour), and each colour has at most one stone per turn it had."""
+        expected = (ply + int(data[k.F_SWAPPED])) % 2
+        if colour != expected:
+            raise PositionError(f"{text!r}: at ply {ply} {COLOURS[expected]} is to move, not {COLOURS[colour]}")
+        board = data[k.BOARD:k.BOARD + self.cells] & 3
+        for stone, turns in ((0, (ply + 1) // 2), (1, ply // 2)):
+            count = int(np.count_nonzero(board == stone + 1))
+            if count > turns:
+                raise PositionError(f"{text!r}: {COLOURS[stone]} has {count} stones, but has had only {turns} "
+                                    f"turns by ply {ply}")
 
     def _check_groups(self, data: np.ndarray, text: str) -> None:
         probe = data.copy()
