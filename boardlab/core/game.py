@@ -112,6 +112,9 @@ class Game(ABC):
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)
+        # Kept to rebuild the game elsewhere (pickling): the options as given, so that defaults
+        # derived from other options are derived again rather than frozen.
+        self._given: dict[str, Any] = given
         resolved = resolve_options(self.info.id, self.info.options, given)
         self.check_options(resolved, given)
         self.options: Mapping[str, OptionValue] = MappingProxyType(resolved)
@@ -152,6 +155,11 @@ class Game(ABC):
         args = "".join(f", {k}={v!r}" for k, v in self.changed_options.items())
         return f"boardlab.load({self.id!r}{args})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game pickles as its id and options (process pools, Ray, OpenSpiel): the kernels and
+        # the spec are rebuilt from them on the other side.
+        return (_load_game, (self.id, dict(self._given)))
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (other.id, dict(other.options))
 
@@ -174,6 +182,14 @@ class Game(ABC):
         from boardlab.core.state import State
 
         return State(self, self.parse_position(text.strip()))
+
+    def state_from_json(self, document: Mapping[str, Any] | str) -> State:
+        """The state that :meth:`State.to_json` wrote: start position and moves, so that the history
+        (undo, records, repetition) is complete. Raises :class:`boardlab.PositionError` on a document
+        that is not one, or one of another game."""
+        from boardlab.core.serial import state_from_json
+
+        return state_from_json(self, document)
 
     def seat_name(self, seat: int) -> str:
         """What the rules call the player in ``seat`` at the start (a colour or a letter)."""
@@ -304,3 +320,9 @@ class Game(ABC):
         if self.info.perfect_information:
             return view.state
         raise BoardlabError(f"{self.id} has hidden information but does not implement determinize")
+
+
+def _load_game(game_id: str, options: dict[str, Any]) -> Game:
+    from boardlab.core.registry import load
+
+    return load(game_id, **options)

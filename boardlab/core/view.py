@@ -131,6 +131,12 @@ class View:
             "end_reason": self.end_reason,
         }
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling a view would carry the whole state with it: only where nothing is hidden.
+        if not self.game.info.perfect_information:
+            raise TypeError(f"a view of {self.game.id} (hidden information) cannot be pickled: it holds the full state")
+        return (View, (self._state, self.seat))
+
     def __str__(self) -> str:
         return self.game.render(self)
 
