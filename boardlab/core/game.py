@@ -92,6 +92,10 @@ class GameInfo:
         return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
 
 
+# What :attr:`Game.max_decisions` says where the options cap nothing (a game might go on forever).
+NO_BOUND = 1_000_000
+
+
 class Game(ABC):
     """One game with its options fixed: the factory of its states.
 
@@ -109,6 +113,11 @@ class Game(ABC):
     search_cutoff: ClassVar[int] = 0
     # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
     search_algorithm: ClassVar[str] = "mcts"
+
+    # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
+    plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
+    plane_numbers: ClassVar[tuple[str, ...]] = ()
+    plane_marks: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)
@@ -144,6 +153,38 @@ class Game(ABC):
     def action_limit(self) -> int:
         """One more than the largest action number the kernels use (search marks actions by number)."""
         return kernel.MAX_ACTIONS
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """How many action numbers exist: every atomic decision is a number in ``range(this)``.
+
+        The numbering is the kernels' own (each game's kernel module documents it), so it is stable
+        across versions of the same ``rules_version``. A turn of several steps (a Möbiatus chain, an
+        HMDG commit and response) is a sequence of such decisions, each one action; adapters
+        (OpenSpiel, PettingZoo) expose exactly these. Games override this with their tight bound.
+        """
+        return self.action_limit
+
+    @property
+    def max_decisions(self) -> int:
+        """An upper bound on the decisions (atomic actions) in one game with these options.
+
+        It follows from the rules' caps (ply caps, no-capture limits, a full board); where the
+        options set no cap at all, it is :data:`NO_BOUND`, which stands for "unbounded".
+        """
+        return NO_BOUND
+
+    @property
+    def plane_names(self) -> tuple[str, ...]:
+        """The names of the planes of :meth:`View.planes`, in order (:mod:`boardlab.core.planes`)."""
+        from boardlab.core.planes import plane_names
+
+        return plane_names(self)
+
+    @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The shape of :meth:`View.planes`: ``(planes, cells)``."""
+        return (len(self.plane_names), len(self.cell_names()))
 
     @property
     def changed_options(self) -> dict[str, OptionValue]:

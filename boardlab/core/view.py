@@ -110,6 +110,12 @@ class View:
             return []
         return self._state.legal_moves()
 
+    def planes(self) -> np.ndarray:
+        """This view as ``float32`` planes of shape ``game.planes_shape`` (:mod:`boardlab.core.planes`)."""
+        from boardlab.core.planes import planes
+
+        return planes(self)
+
     # -- text -----------------------------------------------------------------------------------
 
     def to_text(self) -> str:
