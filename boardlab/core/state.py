@@ -27,6 +27,7 @@ from boardlab.errors import IllegalMove
 
 if TYPE_CHECKING:
     from boardlab.core.game import Game
+    from boardlab.core.stepper import Stepper
     from boardlab.core.view import View
 
 
@@ -142,6 +143,12 @@ class State:
         for action in move.path:
             self._game.apply_kernel(data, self._game.spec, action)
         return State(self._game, data, self, move)
+
+    def stepper(self, *, keep_history: bool = True) -> Stepper:
+        """The fast path from here: atomic actions through the kernels (:mod:`boardlab.core.stepper`)."""
+        from boardlab.core.stepper import Stepper
+
+        return Stepper(self, keep_history=keep_history)
 
     # -- history --------------------------------------------------------------------------------
 
