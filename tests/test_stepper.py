@@ -91,3 +91,17 @@ def test_stepper_refuses_illegal_actions_and_leaves_the_position() -> None:
     clone = stepper.clone()
     clone.apply(0)
     assert stepper.ply == 1 and clone.ply == 2
+
+
+def test_deep_copies_share_immutable_states() -> None:
+    # OpenSpiel clones a Python state by deep-copying its attributes: that must copy the vector
+    # only, not replay the game (Game and State are immutable and copy as themselves).
+    import copy
+
+    game = boardlab.load("ndengrod", size=3, length=3)
+    stepper = game.new_game().stepper()
+    stepper.apply(4)
+    twin = copy.deepcopy(stepper)
+    assert twin is not stepper and twin.state is stepper.state and twin.game is game
+    twin.apply(0)
+    assert stepper.ply == 1 and twin.ply == 2 and stepper.legal_actions() != twin.legal_actions()

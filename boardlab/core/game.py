@@ -201,6 +201,10 @@ class Game(ABC):
         # the spec are rebuilt from them on the other side.
         return (_load_game, (self.id, dict(self._given)))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # Immutable (options frozen, spec read-only): a copy is the game itself, as for a tuple.
+        return self
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (other.id, dict(other.options))
 

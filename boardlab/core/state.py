@@ -206,6 +206,10 @@ class State:
         paths = [list(move.path) for move in self.history()]
         return (_replay, (self._game, root.data.tolist(), paths))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # Immutable, like its predecessors: search code that deep-copies its nodes shares states.
+        return self
+
     def _describe_result(self) -> str:
         result = self.result
         if result is None:

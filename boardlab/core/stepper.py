@@ -146,6 +146,10 @@ class Stepper:
             self._turn_start = self._data.copy()
         self._pending = ()
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Stepper:
+        # What OpenSpiel's clone of a Python state calls: the vector is copied, states are shared.
+        return self.clone()
+
     def clone(self) -> Stepper:
         """An independent copy (search expands children from clones)."""
         other = Stepper.__new__(Stepper)
