@@ -22,6 +22,11 @@ parameters (their defaults as boardlab declares them). What OpenSpiel sees:
   draws when the state is created, not at a chance node).
 
 States step through :class:`boardlab.core.stepper.Stepper`, the fast path that still runs the rules.
+
+Search with OpenSpiel's Python bots, ``open_spiel.python.algorithms.mcts.MCTSBot`` and
+``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (the tests play whole games with both). The C++
+bots (``pyspiel.MCTSBot``, ``pyspiel.ISMCTSBot``) crash with a segmentation fault on Python games
+in open_spiel 2.0.2, OpenSpiel's own ``python_tic_tac_toe`` included, so they are not an option here.
 """
 
 from __future__ import annotations
