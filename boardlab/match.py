@@ -71,13 +71,38 @@ class MatchResult:
 
     def summary(self) -> str:
         lo, hi = self.score_interval
-        elo_lo, elo_hi = self.elo_interval
         return (
             f"{self.agent_a} vs {self.agent_b} at {self.game}: {self.games} games, "
             f"+{self.wins} ={self.draws} -{self.losses}; score {self.score:.1%} "
-            f"(95% CI {lo:.1%}–{hi:.1%}); Elo {self.elo:+.0f} (95% CI {elo_lo:+.0f} to {elo_hi:+.0f}); "
-            f"mean length {self.mean_plies:.1f} plies"
+            f"(95% CI {lo:.1%}–{hi:.1%}); {self.elo_text()}; mean length {self.mean_plies:.1f} plies"
         )
+
+    def elo_text(self) -> str:
+        """The Elo difference in words: none for a handful of games, a bound for a clean sweep.
+
+        >>> result = MatchResult("ndengrod", {}, "a", "b")
+        >>> for score in (1.0, 0.5, 0.0) * 4:
+        ...     result.add(GameOutcome(0, 0, score, 10, {}))
+        >>> result.elo_text()
+        'Elo +0 (95% CI -187 to +187)'
+        """
+        elo_lo, elo_hi = self.elo_interval
+        if self.games < MIN_GAMES_FOR_ELO:
+            return f"Elo: too few games ({self.games}; {MIN_GAMES_FOR_ELO} or more give one)"
+        # A clean sweep's point estimate would be a clamp that depends only on the number of games.
+        if self.score == 1.0:
+            return f"Elo at least {_signed(elo_lo)} (95% lower bound)"
+        if self.score == 0.0:
+            return f"Elo at most {_signed(elo_hi)} (95% upper bound)"
+        return f"Elo {_signed(self.elo)} (95% CI {_signed(elo_lo)} to {_signed(elo_hi)})"
+
+
+MIN_GAMES_FOR_ELO = 10
+
+
+def _signed(value: float) -> str:
+    """A rating difference with its sign, never ``-0``."""
+    return f"{round(value) + 0:+d}"
 
 
 def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -30,6 +30,7 @@ them, marked with its ``perspective``. It does not replay (the secrets needed ar
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from dataclasses import asdict, dataclass, field
@@ -243,6 +244,8 @@ def loads(text: str) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError("not a record: its JSON is nested too deeply") from None
     return from_dict(data)
 
 
@@ -266,6 +269,13 @@ def dump(record: GameRecord, path: str | Path) -> None:
     """Write ``record`` to ``path`` through a temporary file renamed over it, so that a crash while
     writing leaves the previous version whole rather than half a record."""
     target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
     temporary = target.with_name(target.name + ".tmp")
-    temporary.write_text(dumps(record), encoding="utf-8")
-    temporary.replace(target)
+    text = dumps(record)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)  # never leave PATH.tmp behind a failed save
+        raise

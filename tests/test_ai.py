@@ -14,7 +14,7 @@ from boardlab.ai import RandomAgent, make_agent
 from boardlab.ai import mcts_kernel as mk
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.cli.main import main
-from boardlab.match import elo, run_match, wilson
+from boardlab.match import GameOutcome, MatchResult, elo, run_match, wilson
 
 # x to move with four in a row (c4 d5 e6 f7): b3 or g8 wins at once.
 X_WINS_IN_ONE = "5/6/3x3/4x3/5x3/5x2/7/6/5 x 8"
@@ -178,6 +178,33 @@ def test_match_command_prints_a_summary_and_json(capsys: pytest.CaptureFixture[s
     data = json.loads(lines[-1])
     assert data["games"] == 4 and set(data) >= {"wins", "draws", "losses", "score_interval", "elo"}
     assert len(list(tmp_path.glob("*.json"))) == 4
+    assert "Elo: too few games (4; 10 or more give one)" in lines[0]
+
+
+def test_the_records_folder_is_printed_once_slashed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = f"{tmp_path}/games/"
+    assert main(["match", "ndengrod", "-o", "size=3", "-o", "length=4", "random", "random", "--games", "2",
+                 "--workers", "1", "--save", folder]) == 0
+    out = capsys.readouterr().out
+    assert f"are in {tmp_path}/games/\n" in out and "//" not in out
+
+
+def outcomes(*scores: float) -> MatchResult:
+    result = MatchResult("ndengrod", {}, "a", "b")
+    for index, score in enumerate(scores):
+        result.add(GameOutcome(index, index % 2, score, 10, {}))
+    return result
+
+
+def test_elo_is_left_out_for_few_games_bounded_for_a_sweep_and_never_minus_zero() -> None:
+    assert "too few games (1;" in outcomes(0.5).summary()
+    assert "-0" not in outcomes(*[1.0, 0.0] * 5).summary()
+    assert "Elo +0 (95% CI -" in outcomes(*[1.0, 0.0] * 5).summary()
+    sweep = outcomes(*[1.0] * 20).summary()
+    lower = elo(wilson(1.0, 20)[0], 20)
+    assert f"Elo at least +{round(lower)} (95% lower bound)" in sweep
+    assert "Elo at most -" in outcomes(*[0.0] * 12).summary()
+    assert "Elo +70 (95% CI" in outcomes(*[1.0] * 12 + [0.0] * 8).summary()
 
 
 def test_bench_ai_reports_iterations_per_second(capsys: pytest.CaptureFixture[str]) -> None:

@@ -185,3 +185,106 @@ def test_a_corrupt_record_is_refused_and_left_untouched(tmp_path: Path, capsys: 
 def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run([sys.executable, "-m", "boardlab", "games"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "ndengrod" in done.stdout
+
+
+# -- hardening (issue 11): every bad number is refused where it enters, saves never lie -------------
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "ndengrod", "--seed", str(2**63)], "--seed"),
+    (["play", "ndengrod", "--seed", "-1"], "--seed"),
+    (["play", "ndengrod", "--opponent", "uct:seconds=nan"], "seconds=nan"),
+    (["play", "ndengrod", "--opponent", "uct:seconds=inf"], "seconds=inf"),
+    (["play", "ndengrod", "--opponent", "uct:temperature=nan"], "temperature=nan"),
+    (["play", "ndengrod", "--opponent", "alphabeta:seconds=inf"], "seconds=inf"),
+    (["match", "ndengrod", "random", "level1", "--seconds-per-move", "nan"], "--seconds-per-move"),
+    (["match", "ndengrod", "random", "level1", "--seconds-per-move", "inf"], "--seconds-per-move"),
+    (["match", "ndengrod", "random", "random", "--workers", "0"], "--workers 0"),
+    (["match", "ndengrod", "random", "random", "--workers", "-2"], "--workers -2"),
+    (["match", "ndengrod", "random", "random", "--save", ""], "--save ''"),
+    (["match", "ndengrod", "random", "random", "--seed", str(2**40)], "--seed"),
+    (["bench", "ndengrod", "--seconds", "inf"], "--seconds inf"),
+    (["bench", "ndengrod", "--seconds", "nan"], "--seconds nan"),
+    (["bench", "ndengrod", "--seed", str(2**63)], "--seed"),
+    (["bench", "ndengrod", "-o", "size=\uff15"], "size="),
+    (["bench", "ndengrod", "-o", "size=\u0665"], "size="),
+    (["play", "ndengrod", "--save", "/nonexistent-dir/x.json"], "cannot write there"),
+    (["play", "ndengrod", "--save", ""], "--save ''"),
+])
+def test_bad_numbers_and_paths_are_one_line_and_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("builtins.input", lambda prompt="": pytest.fail("the game started"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_save_to_a_directory_is_refused_and_leaves_no_tmp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert main(["play", "ndengrod", "--save", str(folder)]) == 2
+    assert "directory" in capsys.readouterr().err
+    state = boardlab.load("ndengrod", size=3).new_game().play("b2")
+    with pytest.raises(OSError):
+        records.dump(records.GameRecord.from_state(state), folder)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def test_a_failing_autosave_is_never_reported_as_saved(tmp_path: Path) -> None:
+    script = Script(["d3", "quit"])
+    state = boardlab.load("ndengrod").new_game()
+    gone = tmp_path / "gone" / "g.json"  # its folder does not exist: every save fails
+    play = PlaySession(state, {0}, {1: RandomAgent(seed=1)}, ["me", "random"], save_path=str(gone),
+                       read=script.read, write=script.write)
+    play.run()
+    assert "The game is saved" not in script.text
+    assert "NOT saved" in script.text
+
+
+def test_quitting_before_the_first_move_does_not_claim_a_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "g.json"
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    assert main(["play", "ndengrod", "--opponent", "human", "--save", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "The game is saved" not in out and "nothing was written" in out
+    assert not path.exists() and not (tmp_path / "g.json.tmp").exists()
+
+
+def test_resuming_a_finished_record_never_rewrites_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = boardlab.load("ndengrod", size=2, length=3).new_game()
+    while not state.is_over:
+        state = state.play(state.legal_moves()[0])
+    path = tmp_path / "done.json"
+    records.dump(records.GameRecord.from_state(state, players=["a", "b"]), path)
+    before = path.read_text()
+    lines = iter(["undo", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main(["play", "ndengrod", "--opponent", "human", "--resume", str(path)]) == 0
+    assert path.read_text() == before
+
+
+def test_resume_refuses_rules_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.json"
+    records.dump(records.GameRecord.from_state(boardlab.load("ndengrod").new_game().play("d3")), path)
+    assert main(["play", "ndengrod", "--resume", str(path), "-o", "size=3"]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_a_deeply_nested_record_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["replay", str(path)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
+
+
+def test_replay_strips_control_characters_from_names() -> None:
+    state = boardlab.load("ndengrod", size=3).new_game().play("b2")
+    record = records.GameRecord.from_state(state, players=["\x1b[2J\x1b]0;owned\x07ann", "bob"])
+    script = Script([])
+    replay_session(record, step=False, read=script.read, write=script.write)
+    assert "\x1b" not in script.text and "\x07" not in script.text
+    assert "ann vs bob" in script.text

@@ -54,7 +54,7 @@ def test_start_position_black_on_rank_1_moves_first() -> None:
     assert state.to_text() == "WWWWWWWW/8/8/8/8/8/8/BBBBBBBB b 0 0"
     assert str(state).splitlines()[-2:] == [
         "   a b c d e f g h",
-        "B Black (moves up) · W White (moves down) · 0 plies without a capture (limit 100)",
+        "B Black, moves up · W White, moves down · 0 plies without capture (limit 100)",
     ]
     assert len(state.legal_moves()) == 14  # two diagonals each, one at each edge
 

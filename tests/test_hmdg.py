@@ -502,8 +502,10 @@ def test_each_seat_sees_its_own_stones_and_the_public_ones() -> None:
         "  E   X  .  .  .  .",
         "",
         "x o: hidden stones   X O: revealed (the point is closed)   *: your target",
-        "x (seat 0): 2 hidden, 1 revealed; o (seat 1): 2 hidden, 1 revealed, announced a five",
-        "x announced row c: o may reveal hidden stones on row c (none, or reveal and the points).",
+        "x (seat 0): 2 hidden, 1 revealed",
+        "o (seat 1): 2 hidden, 1 revealed, announced a five",
+        "x announced row c: o may reveal hidden stones on row c (none, or reveal and the",
+        "points).",
     ])
     assert str(state.view(1)).splitlines()[1:6] == [
         "  A   .  .  .  .  .",

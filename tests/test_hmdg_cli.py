@@ -77,3 +77,58 @@ def test_play_command_saves_the_referees_record(tmp_path: Path, monkeypatch: pyt
     record = records.load(path)
     assert record.moves[0] == "e5" and record.perspective is None
     assert record.replay().ply == len(record.moves)
+
+
+def random_game(finish: bool, seed: int = 3) -> boardlab.State:
+    import random
+
+    rng = random.Random(seed)
+    state = boardlab.load("hmdg", size=9).new_game()
+    while not state.is_over and (finish or state.ply < 30):
+        state = state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def hidden_stones(state: boardlab.State) -> dict[str, str]:
+    """The referee's hidden stones: point name to the seat label of its owner."""
+    view = boardlab.View.unveiled(state, state) if state.is_over else None
+    assert view is not None
+    return {cell.name: state.seat_label(piece.seat) for cell in state.game.cell_contents(view)
+            for piece in cell.pieces if piece.kind == "hidden" and piece.seat is not None}
+
+
+def test_replay_of_a_finished_game_shows_every_stone_and_when_each_hidden_one_was_placed() -> None:
+    from boardlab.cli.replay import replay_session
+
+    final = random_game(finish=True)
+    hidden = hidden_stones(final)
+    assert hidden, "the seed's game should end with hidden stones on the board"
+    script = Script([])
+    replay_session(records.GameRecord.from_state(final), step=False, read=script.read, write=script.write)
+    last = script.text.rsplit("Ply ", 1)[1]
+    assert "every stone shown: the game is over" in last
+    assert str(final.view(None)) not in last  # the spectator's board hid them
+    listed = last.split("Hidden stones, with the ply each was placed at: ")[1].replace("\n", " ")
+    for name, label in hidden.items():
+        assert f"{label} {name} (ply " in listed
+    # Each stone's ply is the first position of the game that holds it.
+    name, label = next(iter(hidden.items()))
+    ply = int(listed.split(f"{label} {name} (ply ")[1].split(")")[0])
+    line: list[boardlab.State] = []
+    walk: boardlab.State | None = final
+    while walk is not None:
+        line.append(walk)
+        walk = walk.previous
+    holders = [s.ply for s in line if name in hidden_stones_at(s, final)]
+    assert min(holders) == ply
+
+
+def hidden_stones_at(state: boardlab.State, final: boardlab.State) -> set[str]:
+    view = boardlab.View.unveiled(state, final)
+    return {cell.name for cell in state.game.cell_contents(view) for piece in cell.pieces}
+
+
+def test_a_game_in_progress_is_never_unveiled() -> None:
+    state = random_game(finish=False)
+    with pytest.raises(boardlab.BoardlabError, match="not over"):
+        boardlab.View.unveiled(state, state)

@@ -492,3 +492,24 @@ def test_unicode_digits_are_not_read_as_column_numbers() -> None:
     state = boardlab.load("mobiatus").new_game()
     with pytest.raises(boardlab.IllegalMove):
         state.play("F²a-F3b")
+
+
+def test_the_step_chooser_answers_the_prompts_commands_and_keeps_the_move_begun() -> None:
+    script = Script(["F6b", "moves", "log", "board", "hint", "help", "4", "quit"])
+    session = PlaySession(small(TWO), {0, 1}, {}, ["a", "b"], read=script.read, write=script.write)
+    session.run()
+    text = script.text
+    assert "Not a choice" not in text
+    assert "Hint (level 3 search" in text and "Commands:" in text and "No moves yet." in text
+    assert text.count("Moves beginning F6b; choose the next step") >= 6  # asked again after each command
+    assert [str(m) for m in session.state.history()] == ["F6b-F4c"]
+
+
+def test_undo_in_the_step_chooser_drops_the_move_begun_and_takes_back() -> None:
+    script = Script(["F6b-F4c", "F2a-B6b", "undo", "quit"])  # F2a-B6b: Blue's slide, begun
+    start = small(TWO)
+    session = PlaySession(start, {0, 1}, {}, ["a", "b"], read=script.read, write=script.write)
+    session.run()
+    assert "F2a-B6b: the move goes on" in script.text
+    assert "Took back to ply" in script.text
+    assert session.state == start

@@ -45,9 +45,27 @@ def _parse_settings(text: str, base: SearchSettings) -> SearchSettings:
         if not sep or name not in known:
             raise OptionError(f"agent setting {item!r}: accepted: {', '.join(f'{n}=…' for n in known)}")
         changes[name] = _convert(name, value, known[name])
+        _check_range(item, name, changes[name])
     if "seconds" in changes and "iterations" not in changes:
         changes["iterations"] = None  # a time budget given alone replaces the iteration budget
     return replace(base, **changes)
+
+
+# What each numeric setting accepts: (lowest, highest, whether the lowest itself is allowed). A value
+# outside it (nan and inf included) would crash or hang the search at its first move, not here.
+# (The search checks its integer settings itself.)
+_RANGES: dict[str, tuple[float, float, bool]] = {
+    "seconds": (0.0, 3600.0, False), "exploration": (0.0, 100.0, True), "temperature": (0.0, 100.0, True),
+}
+
+
+def _check_range(item: str, name: str, value: Any) -> None:
+    if name not in _RANGES or value is None or isinstance(value, bool):
+        return
+    low, high, closed = _RANGES[name]
+    if not ((low <= value if closed else low < value) and value <= high):  # false for nan
+        lowest = f"at least {low:g}" if closed else f"above {low:g}"
+        raise OptionError(f"agent setting {item!r}: accepted: a number {lowest}, at most {high:g}")
 
 
 def _convert(name: str, value: str, kind: Any) -> Any:
@@ -72,6 +90,8 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
     ``seconds`` (a match's ``--seconds-per-move``) gives searching agents that time a move instead
     of their own budget, unless the spec sets ``seconds`` itself.
     """
+    if seconds is not None:
+        _check_range(f"seconds={seconds}", "seconds", seconds)
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind == "random":
@@ -102,4 +122,5 @@ def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) ->
         settings[key] = _convert(key, value, "float" if key == "seconds" else "int")
         if settings[key] is None or settings[key] <= 0:
             raise OptionError(f"agent setting {item!r}: accepted: a positive number")
+        _check_range(item, key, settings[key])
     return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name)

@@ -174,7 +174,7 @@ class MCTSAgent(Agent):
 
     def _seed_kernels(self) -> None:
         if not self._seeded:
-            kernel.seed_kernels(self._seed)
+            kernel.seed_kernels(self._seed % 2**32)  # any int seed; numba's takes 32 bits
             self._seeded = True
 
     def _params(self, game: Game, seat: int, settings: SearchSettings, infoset: bool) -> np.ndarray:

@@ -18,6 +18,25 @@ from boardlab.core.options import parse_assignments
 from boardlab.core.registry import game_ids, games, info, load
 from boardlab.errors import BoardlabError
 
+# The largest seed accepted: numba's generator takes 32-bit seeds, and seats and games add to it.
+MAX_SEED = 2**31 - 1
+# Longest time budget a command accepts, in seconds: an hour is far beyond any useful measurement or
+# move, and a bound keeps ``inf`` (which never returns) out.
+MAX_SECONDS = 3600.0
+
+
+def check_seconds(flag: str, value: float) -> float:
+    """``value`` if it is a usable time budget, else a one-line error naming ``flag``."""
+    if not (0 < value <= MAX_SECONDS):  # also false for nan
+        raise BoardlabError(f"{flag} {value}: accepted: a number of seconds above 0, at most {MAX_SECONDS:g}")
+    return value
+
+
+def check_seed(value: int | None) -> int | None:
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise BoardlabError(f"--seed {value}: accepted: an integer from 0 to {MAX_SEED}")
+    return value
+
 
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help=f"game id: {', '.join(game_ids())}")
@@ -132,8 +151,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from boardlab.bench import random_playout_bench
 
-    if args.seconds <= 0:
-        raise BoardlabError(f"--seconds {args.seconds}: accepted: a positive number")
+    check_seconds("--seconds", args.seconds)
+    check_seed(args.seed)
     options = parse_assignments(args.option or [])
     if args.ai:
         return _bench_ai(args, options)
@@ -174,8 +193,15 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise BoardlabError(f"--games {args.games}: accepted: a positive number")
-    if args.seconds_per_move is not None and args.seconds_per_move <= 0:
-        raise BoardlabError(f"--seconds-per-move {args.seconds_per_move}: accepted: a positive number")
+    if args.seconds_per_move is not None:
+        check_seconds("--seconds-per-move", args.seconds_per_move)
+    if args.workers is not None and args.workers < 1:
+        raise BoardlabError(f"--workers {args.workers}: accepted: a positive number of processes")
+    if args.save is not None and not args.save.strip():
+        raise BoardlabError("--save '': accepted: the name of a directory for the records")
+    check_seed(args.seed)
+    if args.seed + args.games - 1 > MAX_SEED:
+        raise BoardlabError(f"--seed {args.seed} with --games {args.games}: game seeds would pass {MAX_SEED}")
     options: dict[str, Any] = dict(parse_assignments(args.option or []))
     if args.variant:
         options = {**info(args.game).variant(args.variant).options, **options}
@@ -185,7 +211,7 @@ def cmd_match(args: argparse.Namespace) -> int:
                            save_dir=args.save, on_game=on_game)
     print(result.summary())
     if args.save:
-        print(f"Records of all {result.games} games are in {args.save}/")
+        print(f"Records of all {result.games} games are in {os.path.join(os.path.normpath(args.save), '')}")
     if args.json:
         print(json.dumps(result.to_dict()))
     return 0
@@ -202,9 +228,16 @@ def cmd_print(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from boardlab.cli.play import run_play
+    from boardlab.cli.progress import CompileNotice
+    from boardlab.core.registry import kernels_cached
 
-    return run_play(args)
+    # Importing the player compiles the search, loading the game its rules: say so while it lasts.
+    with CompileNotice(info(args.game).name, first_run=not kernels_cached(args.game)):
+        from boardlab.cli.play import enable_line_editing, prepare_play
+
+        session = prepare_play(args)
+    enable_line_editing()
+    return session.run()
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

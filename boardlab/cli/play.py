@@ -15,14 +15,17 @@ would be cheating). A saved record is the referee's: it holds every secret, so t
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 from boardlab import records
 from boardlab.ai.base import Agent, make_agent
 from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
 from boardlab.ai.mcts import MCTSAgent
+from boardlab.cli.main import MAX_SEED
 from boardlab.cli.progress import ThinkingLine
 from boardlab.core.move import Move
 from boardlab.core.options import parse_assignments
@@ -33,15 +36,20 @@ from boardlab.errors import BoardlabError, IllegalMove
 HELP = """\
 Commands:
   <move>      play a move in the game's notation (for example d3)
-  <part>      the beginning of a move of several steps: the next steps are listed and asked for
+  <part>      the start of a move of several steps: its next steps are listed
+              and asked for (these commands work there too)
   moves       list the legal moves
   hint        the computer's three best moves for you, with its estimates
   board       show the board again
   log         the moves so far, as you know them
   undo        take back your last move (and the computer's reply)
-  save FILE   write the game record to FILE (JSON; `boardlab replay FILE` shows it)
+  save FILE   write the game record to FILE (JSON; `boardlab replay FILE` shows)
   help        this list
   quit        leave (the game is kept only if it was saved)"""
+
+
+# What the step chooser answers as the main prompt does (the move begun is kept, except by undo).
+STEP_COMMANDS = ("help", "?", "moves", "hint", "board", "log", "undo", "save")
 
 
 class PlaySession:
@@ -57,6 +65,7 @@ class PlaySession:
         started: str | None = None,
         read: Callable[[str], str] | None = None,
         write: Callable[[str], None] | None = None,
+        height: int | None = None,
     ) -> None:
         self.state = state
         self.humans = humans
@@ -69,9 +78,17 @@ class PlaySession:
         self.started = started or records.now()
         self.hinter: MCTSAgent | None = None
         self.saved: State | None = None
+        # The state that ``save_path`` holds now (``None``: nothing written there by this session).
+        self.autosaved: State | None = None
+        self.autosave_failed = False
         self.at_keyboard: int | None = None
         on_terminal = write is None and sys.stdout.isatty()
         self.clear_text = "\033[H\033[2J\033[3J" if on_terminal else "\n" * 40
+        # Lines the screen holds: a board taller than that, with the last move and the prompt,
+        # is drawn compact. Read again at each drawing, as a terminal may be resized.
+        self.height = height
+        self.on_terminal = on_terminal
+        self.introduced = False
 
     def run(self) -> int:
         self.show()
@@ -85,6 +102,8 @@ class PlaySession:
                 continue
             if not self.hand_over(seat):
                 return self.leave()
+            if not self.introduced and seat is not None:
+                self.introduce()
             prompt = "game over> " if seat is None else f"{self.state.seat_label(seat)}> "
             try:
                 line = self.read(prompt).strip()
@@ -95,6 +114,14 @@ class PlaySession:
                 continue
             if not self.handle(line):
                 return self.leave()
+
+    def introduce(self) -> None:
+        """One line under the first board for a newcomer: how a move is typed, and where help is."""
+        self.introduced = True
+        moves = self.state.legal_moves()
+        if moves:
+            example = moves[len(moves) // 2].text
+            self.write(f"Type a move, for example {example}; help lists the commands.")
 
     def handle(self, line: str) -> bool:
         """Act on one line of input; ``False`` means leave."""
@@ -190,6 +217,12 @@ class PlaySession:
             if word == "cancel":
                 self.write("Cancelled; type a whole move, or its beginning.")
                 return True
+            command = word.partition(" ")[0]
+            if command in STEP_COMMANDS:
+                self.handle(line)
+                if command == "undo" or self.state is not state:
+                    return True  # the position changed: the move begun no longer applies
+                continue
             chosen = self._chosen_steps(path, moves, steps, names, line, done)
             if chosen is None:
                 if line:
@@ -295,19 +328,33 @@ class PlaySession:
             try:
                 records.dump(self.record(), self.save_path)
             except OSError as error:
+                self.autosave_failed = True
                 self.write(f"Warning: could not save to {self.save_path}: {error.strerror}")
+            else:
+                self.autosaved = self.state
 
     def show(self) -> None:
         state = self.state
         view = state.view(self.viewing_seat())
         self.write("")
-        self.write(str(view))
+        drawing = str(view)
+        if drawing.count("\n") + 5 > self.screen_lines():
+            drawing = state.game.render_compact(view)
+        self.write(drawing)
         last = view.last_move
         if last is not None and state.previous is not None:
             mover = state.previous.to_move
             who = state.previous.seat_label(mover) if mover is not None else "?"
             self.write(f"Last move: {who} {last}")
         self.write(state.describe())
+
+    def screen_lines(self) -> int:
+        """How many lines the screen holds (a pipe or a test: as many as it likes)."""
+        if self.height is not None:
+            return self.height
+        if not self.on_terminal:
+            return 10_000
+        return shutil.get_terminal_size((80, 24)).lines
 
     def show_log(self) -> None:
         view = self.state.view(self.viewing_seat())
@@ -349,21 +396,72 @@ class PlaySession:
         return True
 
     def leave(self) -> int:
-        if self.save_path:
+        if self.save_path and self.autosaved is self.state:
             self.write(f"The game is saved in {self.save_path}.")
+        elif self.save_path and self.autosave_failed:
+            self.write(f"The game is NOT saved: {self.save_path} could not be written (see the warnings above).")
+        elif self.save_path and self.autosaved is None and not self.state.ply:
+            self.write(f"No move was played; nothing was written to {self.save_path}.")
         elif self.state.ply and not self.state.is_over and self.saved is not self.state:
             self.write("Left without saving (use save FILE or --save FILE to keep a game).")
         return 0
 
 
+def check_writable(path: str) -> None:
+    """Refuse, before the game starts, a save path that cannot be written (rather than lose the game).
+
+    The probe writes the temporary file a save would write, and removes it: the target itself is
+    not touched, so an existing record there survives until the first move replaces it.
+    """
+    target = Path(path)
+    if not path.strip():
+        raise BoardlabError("--save '': accepted: the name of a file for the record")
+    if target.is_dir():
+        raise BoardlabError(f"--save {path}: that is a directory; accepted: a file name")
+    probe = target.with_name(target.name + ".tmp")
+    try:
+        with probe.open("x", encoding="utf-8"):
+            pass
+        probe.unlink()
+    except FileExistsError:
+        pass  # a leftover of a crash: the save will replace it
+    except OSError as error:
+        raise BoardlabError(f"--save {path}: cannot write there ({error.strerror})") from None
+
+
 def run_play(args: argparse.Namespace) -> int:
+    session = prepare_play(args)
+    enable_line_editing()
+    return session.run()
+
+
+def enable_line_editing() -> None:
+    """Arrow keys, editing and history (up for earlier lines) at the prompts, where readline exists."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline  # noqa: F401  (importing it is what makes input() edit lines)
+    except ImportError:  # Windows without pyreadline: plain input
+        return
+
+
+def prepare_play(args: argparse.Namespace) -> PlaySession:
+    """The game, its computer players and the session, everything compiled before the first board."""
     started = None
+    resumed_over = False
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        raise BoardlabError(f"--seed {args.seed}: accepted: an integer from 0 to {MAX_SEED}")
+    if args.save is not None:
+        check_writable(args.save)
+    if args.resume and (args.option or args.variant):
+        raise BoardlabError("--resume plays on under the rules in the record; leave out -o/--option and --variant")
     if args.resume:
         record = records.load(args.resume)
         if record.game != info(args.game).id:
             raise BoardlabError(f"{args.resume} records a game of {record.game}, not {args.game}")
         state = record.replay()
         players, started = record.players, record.started
+        resumed_over = record.result is not None
     else:
         game = load(args.game, variant=args.variant, **parse_assignments(args.option or []))
         state = game.new_game()
@@ -385,7 +483,15 @@ def run_play(args: argparse.Namespace) -> int:
         }
     for agent in agents.values():
         agent.check(game)  # now, not at its first move, when the game would be lost
+    if game.search_algorithm == "alphabeta":
+        import boardlab.ai.alphabeta  # noqa: F401  (compiled now, under the notice, not at the first hint)
     if not players:
         players = ["human" if seat in humans else opponent for seat in range(seats)]
-    session = PlaySession(state, humans, agents, players, save_path=args.save or args.resume, started=started)
-    return session.run()
+    # A finished record is kept as it is: undoing into it must not turn it into an unfinished game.
+    save_path = args.save or (None if resumed_over else args.resume)
+    session = PlaySession(state, humans, agents, players, save_path=save_path, started=started)
+    if args.resume and save_path == args.resume:
+        session.autosaved = state  # the file holds this game already
+    if resumed_over and not args.save:
+        session.write(f"{args.resume} records a finished game; it is kept as it is (use save FILE to keep changes).")
+    return session

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TextIO
@@ -57,3 +59,54 @@ class ThinkingLine:
             self.stream.write("\r" + " " * 72 + "\r")
             self.stream.flush()
             self.shown = False
+
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+class CompileNotice:
+    """Says what is happening while the rules kernels compile (numba, on a first run) or load.
+
+    Nothing is shown if it is over within ``delay`` seconds or stderr is not a terminal. A thread
+    redraws the elapsed time: numba's compiler is Python, so the thread gets its turns.
+    """
+
+    def __init__(self, name: str, first_run: bool, stream: TextIO | None = None, delay: float = 0.7) -> None:
+        self.name = name
+        self.first_run = first_run
+        self.stream = stream or sys.stderr
+        self.delay = delay
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.shown = False
+
+    def __enter__(self) -> CompileNotice:
+        if self.stream.isatty():
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self.shown:
+            self.stream.write("\r" + " " * 79 + "\r")
+            self.stream.flush()
+
+    def _run(self) -> None:
+        began = time.monotonic()
+        if self._done.wait(self.delay):
+            return
+        if self.first_run:
+            self.stream.write(f"First run: compiling the rules of {self.name} and the computer player.\n")
+            line = "Done once (numba, about 20 s), then cached: later starts take 1–2 s."
+        else:
+            line = f"Loading {self.name}…"
+        self.shown = True
+        tick = 0
+        while not self._done.is_set():
+            self.stream.write(f"\r{line} {SPINNER[tick % len(SPINNER)]} {time.monotonic() - began:3.0f} s")
+            self.stream.flush()
+            tick += 1
+            self._done.wait(0.1)

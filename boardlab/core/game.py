@@ -282,7 +282,14 @@ class Game(ABC):
 
     @abstractmethod
     def render(self, view: View) -> str:
-        """A text diagram of what ``view``'s seat may see."""
+        """A text diagram of what ``view``'s seat may see, at most 80 columns wide."""
+
+    def render_compact(self, view: View) -> str:
+        """The diagram for a short terminal (24 lines hold it with the last move and the prompt).
+
+        Games whose drawing is taller override it; the default is :meth:`render`.
+        """
+        return self.render(view)
 
     def partial_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         """Notation of the first steps ``path`` of a turn (a prefix of a legal move's path).

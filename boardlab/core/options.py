@@ -75,6 +75,8 @@ class Option:
             if isinstance(value, bool):
                 raise bad
             if isinstance(value, str):
+                if not value.strip().isascii():  # int() would take full-width and other scripts' digits
+                    raise bad
                 try:
                     value = int(value.strip())
                 except ValueError:

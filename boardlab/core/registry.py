@@ -12,6 +12,9 @@ boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, hor
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+from pathlib import Path
 from typing import Any
 
 from boardlab.core.game import Game, GameInfo
@@ -58,3 +61,16 @@ def load(game_id: str, variant: str | None = None, **options: Any) -> Game:
     if variant is not None:
         options = {**package.INFO.variant(variant).options, **options}
     return package.game_class()(**options)
+
+
+def kernels_cached(game_id: str) -> bool:
+    """Whether numba's on-disk cache seems to hold this game's compiled kernels (no import, no compiling).
+
+    False on a first run, when loading the game compiles its rules for some seconds. Looks where
+    numba writes its cache: beside the sources, or in ``NUMBA_CACHE_DIR``.
+    """
+    spec = importlib.util.find_spec(_PACKAGES[game_id.strip().lower()])
+    places = [Path(folder) / "__pycache__" for folder in (spec.submodule_search_locations or [])] if spec else []
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        places.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    return any(next(place.rglob("*.nbi"), None) is not None for place in places if place.is_dir())

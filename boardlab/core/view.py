@@ -52,6 +52,26 @@ class View:
             data.setflags(write=False)
         self.data: np.ndarray = data
 
+    @classmethod
+    def unveiled(cls, state: State, final: State) -> View:
+        """Everything of ``state``, a position of the finished game ending at ``final``.
+
+        Once a game is over nothing is secret any more: a replay shows every hidden stone. Refused
+        while the game goes on, so that no seat can be shown another's secrets through it.
+        """
+        if not final.is_over:
+            raise BoardlabError("the game is not over: its hidden moves are still secret")
+        walk: State | None = final
+        while walk is not None and walk is not state:
+            walk = walk.previous
+        if walk is None:
+            raise BoardlabError("that position is not one of the finished game's")
+        view = cls(state, None)
+        data = state.data.copy()
+        data.setflags(write=False)
+        view.data = data
+        return view
+
     @property
     def to_move(self) -> int | None:
         return self._state.to_move

@@ -9,7 +9,7 @@
 2  . . B .
 1  B . B B
    a b c d
-B Black (moves up) · W White (moves down) · 2 plies without a capture (limit 100)
+B Black, moves up · W White, moves down · 2 plies without capture (limit 100)
 
 Position text: the ranks from the top (rank N first), ``/``-separated, each as ``B``, ``W`` and counts
 of empty squares (as in FEN); the side to move (``b`` or ``w``); the ply; the plies since the last
@@ -341,8 +341,8 @@ class Gtbm(Game):
         lines.append(" " * (width + 2) + " ".join(chr(ord("a") + col) for col in range(size)))
         quiet = int(data[k.F_QUIET])
         lines.append(
-            f"B Black (moves up) · W White (moves down) · {quiet} {'ply' if quiet == 1 else 'plies'} "
-            f"without a capture (limit {self.options['no_capture_limit']})"
+            f"B Black, moves up · W White, moves down · {quiet} {'ply' if quiet == 1 else 'plies'} "
+            f"without capture (limit {self.options['no_capture_limit']})"
         )
         return "\n".join(lines)
 

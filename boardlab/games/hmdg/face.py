@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import re
+import textwrap
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -620,8 +621,9 @@ class HiddenMoveDoubleGomoku(Game):
                 five = ", announced a five" if data[k.F_FIVE_FLAG + colour] else ""
                 counts.append(f"{COLOURS[colour]} (seat {seat}): {int(data[k.F_HIDDEN + colour])} hidden, "
                               f"{shown} revealed{five}")
-            lines.append("; ".join(counts))
-        lines.append(self._situation(view))
+            both = "; ".join(counts)
+            lines.extend([both] if len(both) <= 80 else counts)  # 80 columns: a line each if need be
+        lines.append(textwrap.fill(self._situation(view), width=80))
         return "\n".join(lines)
 
     def _situation(self, view: View) -> str:

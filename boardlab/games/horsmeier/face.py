@@ -43,6 +43,7 @@ upgrades count from); then the colour to move (``w`` or ``b``), the ply, and onc
 from __future__ import annotations
 
 import re
+import textwrap
 
 import numpy as np
 
@@ -416,6 +417,13 @@ class Horsmeier(Game):
 
     def render(self, view: View) -> str:
         """The seed's grid, each piece as strength, colour and life span; row sums at the right."""
+        return self._drawing(view, compact=False)
+
+    def render_compact(self, view: View) -> str:
+        """The grid without the rules between rows, and a one-line legend: 15 lines, not 26."""
+        return self._drawing(view, compact=True)
+
+    def _drawing(self, view: View, compact: bool) -> str:
         data = view.data
         rule = "    " + "+----" * k.SIZE + "+"
         header = "     " + "".join(f"  {chr(ord('a') + col)}  " for col in range(k.SIZE)) + "   Σw  Σb"
@@ -432,13 +440,18 @@ class Horsmeier(Game):
                 cells.append(f"{strength}{'wb'[piece // k.SLOTS]}{int(data[k.P_LIFE + piece]):>2}")
             sums = f"{self.row_sum(data, 0, row):>4}{self.row_sum(data, 1, row):>4}"
             lines.append(f" {row:>2} |" + "|".join(cells) + f"|  {row:>2}" + sums)
-            lines.append(rule)
-        lines.append("A piece: strength (1 2 3 5 8), colour (w White, moves up; b Black, moves down), life span left")
-        lines.append("in its owner's turns. Σw Σb: each colour's strength on the row (strength blocking).")
+            if not compact or top_row == k.SIZE - 1:
+                lines.append(rule)
+        if compact:
+            lines.append("5w 6: strength 5, White (moves up), 6 turns to live · b Black · Σ row strength")
+        else:
+            lines.append("A piece: strength (1 2 3 5 8), colour (w White, moves up; b Black, moves down),")
+            lines.append("life span left in its owner's turns. Σw Σb: each colour's strength on the row")
+            lines.append("(strength blocking).")
         if self.tracks_reference_rows:
             refs = [f"{self._names[cell]} {int(data[k.P_REF + data[k.BOARD + cell] - 1])}"
                     for cell in range(k.CELLS) if data[k.BOARD + cell]]
-            lines.append(f"Upgrades count from (row on the owner's side): {', '.join(refs)}")
+            lines.extend(textwrap.wrap(f"Upgrades count from (row on the owner's side): {', '.join(refs)}", 80))
         return "\n".join(lines)
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------

@@ -13,7 +13,7 @@ Back   1 2 3 4 5 6 7 8
     a  x r . . b b . .  a -> F1c
     b  r r r . b b . .  b -> F1b
     c  r r . . b b . .  c -> F1a
-R B a piece   r b its circle (the piece is on the other board, same square)   x singularity
+R B a piece   r b its circle (the piece is on the other board)   x singularity
 >>> state.to_text()
 'xR2BB2/RRR1BB2/RR2BB2 b 1 1'
 
@@ -50,6 +50,7 @@ COLOURS = ("Red", "Blue")
 LETTERS = "rb"
 _PREF_FIRST = {"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE, "maximal": layout.PREF_MAXIMAL}
 _END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_NO_MOVES, "limit": layout.REASON_LIMIT}
+MAX_DRAWN_COLUMNS = 31  # 18 + 2 · 31 = 80 characters a row
 _FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
 
@@ -484,20 +485,27 @@ class Mobiatus(Game):
         """
         data = view.data
         strip = self.strip
-        tens = "".join(f"{(c + 1) // 10 if c >= 9 else ' ':>2}" for c in range(strip.length))
-        units = "".join(f"{(c + 1) % 10:>2}" for c in range(strip.length))
         lines = [f"Turn {int(data[layout.F_TURNS])}: Red {int(data[layout.F_COUNT])} pieces, "
                  f"Blue {int(data[layout.F_COUNT + 1])} pieces"]
+        # An 80-column terminal holds 31 columns a row; a longer strip is drawn in parts, each
+        # board's part ending where the next begins.
+        parts = -(-strip.length // MAX_DRAWN_COLUMNS)
+        size = -(-strip.length // parts)
         for board, title in (("F", "Front"), ("B", "Back")):
             other = "B" if board == "F" else "F"
-            if strip.length >= 10:
-                lines.append(f"{'':6}{tens}")
-            lines.append(f"{title:<6}{units}")
-            for row in range(strip.width):
-                marks = " ".join(self._mark(data, strip.from_picture(board, c, row)) for c in range(strip.length))
-                onward = f"{other}1{ROW_LETTERS[strip.width - 1 - row]}"
-                lines.append(f"{'':4}{ROW_LETTERS[row]}  {marks}  {ROW_LETTERS[row]} -> {onward}")
-        lines.append("R B a piece   r b its circle (the piece is on the other board, same square)   x singularity")
+            for first in range(0, strip.length, size):
+                columns = range(first, min(first + size, strip.length))
+                if columns.stop >= 10:
+                    lines.append(f"{'':6}" + "".join(f"{(c + 1) // 10 if c >= 9 else ' ':>2}" for c in columns))
+                lines.append(f"{title:<6}" + "".join(f"{(c + 1) % 10:>2}" for c in columns))
+                for row in range(strip.width):
+                    marks = " ".join(self._mark(data, strip.from_picture(board, c, row)) for c in columns)
+                    if columns.stop == strip.length:
+                        onward = f"{other}1{ROW_LETTERS[strip.width - 1 - row]}"
+                    else:
+                        onward = f"{board}{columns.stop + 1}{ROW_LETTERS[row]}"
+                    lines.append(f"{'':4}{ROW_LETTERS[row]}  {marks}  {ROW_LETTERS[row]} -> {onward}")
+        lines.append("R B a piece   r b its circle (the piece is on the other board)   x singularity")
         return "\n".join(lines)
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
