@@ -92,6 +92,10 @@ class GameInfo:
         return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
 
 
+# What :attr:`Game.max_decisions` says where the options cap nothing (a game might go on forever).
+NO_BOUND = 1_000_000
+
+
 class Game(ABC):
     """One game with its options fixed: the factory of its states.
 
@@ -110,8 +114,16 @@ class Game(ABC):
     # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
     search_algorithm: ClassVar[str] = "mcts"
 
+    # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
+    plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
+    plane_numbers: ClassVar[tuple[str, ...]] = ()
+    plane_marks: ClassVar[tuple[str, ...]] = ()
+
     def __init__(self, **options: Any) -> None:
         given = dict(options)
+        # Kept to rebuild the game elsewhere (pickling): the options as given, so that defaults
+        # derived from other options are derived again rather than frozen.
+        self._given: dict[str, Any] = given
         resolved = resolve_options(self.info.id, self.info.options, given)
         self.check_options(resolved, given)
         self.options: Mapping[str, OptionValue] = MappingProxyType(resolved)
@@ -143,6 +155,38 @@ class Game(ABC):
         return kernel.MAX_ACTIONS
 
     @property
+    def num_distinct_actions(self) -> int:
+        """How many action numbers exist: every atomic decision is a number in ``range(this)``.
+
+        The numbering is the kernels' own (each game's kernel module documents it), so it is stable
+        across versions of the same ``rules_version``. A turn of several steps (a Möbiatus chain, an
+        HMDG commit and response) is a sequence of such decisions, each one action; adapters
+        (OpenSpiel, PettingZoo) expose exactly these. Games override this with their tight bound.
+        """
+        return self.action_limit
+
+    @property
+    def max_decisions(self) -> int:
+        """An upper bound on the decisions (atomic actions) in one game with these options.
+
+        It follows from the rules' caps (ply caps, no-capture limits, a full board); where the
+        options set no cap at all, it is :data:`NO_BOUND`, which stands for "unbounded".
+        """
+        return NO_BOUND
+
+    @property
+    def plane_names(self) -> tuple[str, ...]:
+        """The names of the planes of :meth:`View.planes`, in order (:mod:`boardlab.core.planes`)."""
+        from boardlab.core.planes import plane_names
+
+        return plane_names(self)
+
+    @property
+    def planes_shape(self) -> tuple[int, int]:
+        """The shape of :meth:`View.planes`: ``(planes, cells)``."""
+        return (len(self.plane_names), len(self.cell_names()))
+
+    @property
     def changed_options(self) -> dict[str, OptionValue]:
         """The options that differ from their defaults."""
         defaults = self.info.defaults
@@ -151,6 +195,15 @@ class Game(ABC):
     def __repr__(self) -> str:
         args = "".join(f", {k}={v!r}" for k, v in self.changed_options.items())
         return f"boardlab.load({self.id!r}{args})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A game pickles as its id and options (process pools, Ray, OpenSpiel): the kernels and
+        # the spec are rebuilt from them on the other side.
+        return (_load_game, (self.id, dict(self._given)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        # Immutable (options frozen, spec read-only): a copy is the game itself, as for a tuple.
+        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and (self.id, dict(self.options)) == (other.id, dict(other.options))
@@ -174,6 +227,14 @@ class Game(ABC):
         from boardlab.core.state import State
 
         return State(self, self.parse_position(text.strip()))
+
+    def state_from_json(self, document: Mapping[str, Any] | str) -> State:
+        """The state that :meth:`State.to_json` wrote: start position and moves, so that the history
+        (undo, records, repetition) is complete. Raises :class:`boardlab.PositionError` on a document
+        that is not one, or one of another game."""
+        from boardlab.core.serial import state_from_json
+
+        return state_from_json(self, document)
 
     def seat_name(self, seat: int) -> str:
         """What the rules call the player in ``seat`` at the start (a colour or a letter)."""
@@ -311,3 +372,9 @@ class Game(ABC):
         if self.info.perfect_information:
             return view.state
         raise BoardlabError(f"{self.id} has hidden information but does not implement determinize")
+
+
+def _load_game(game_id: str, options: dict[str, Any]) -> Game:
+    from boardlab.core.registry import load
+
+    return load(game_id, **options)

@@ -17,7 +17,7 @@ predecessor (for undo and records). Search code works on ``state.data`` with the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from boardlab.errors import IllegalMove
 
 if TYPE_CHECKING:
     from boardlab.core.game import Game
+    from boardlab.core.stepper import Stepper
     from boardlab.core.view import View
 
 
@@ -143,6 +144,12 @@ class State:
             self._game.apply_kernel(data, self._game.spec, action)
         return State(self._game, data, self, move)
 
+    def stepper(self, *, keep_history: bool = True) -> Stepper:
+        """The fast path from here: atomic actions through the kernels (:mod:`boardlab.core.stepper`)."""
+        from boardlab.core.stepper import Stepper
+
+        return Stepper(self, keep_history=keep_history)
+
     # -- history --------------------------------------------------------------------------------
 
     @property
@@ -183,6 +190,26 @@ class State:
         """Position notation (like FEN): ``game.from_text(state.to_text())`` gives this position back."""
         return self._game.position_text(self._data)
 
+    def to_json(self) -> str:
+        """Complete serialisation: game, options, start vector and every move's actions.
+
+        Unlike :meth:`to_text` it keeps the history the rules remember (repetition) and the moves
+        for undo and records; :meth:`Game.state_from_json` reads it back.
+        """
+        from boardlab.core.serial import state_to_json
+
+        return state_to_json(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The start vector and the moves' actions, replayed on load: the line of play survives.
+        root = self.root
+        paths = [list(move.path) for move in self.history()]
+        return (_replay, (self._game, root.data.tolist(), paths))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        # Immutable, like its predecessors: search code that deep-copies its nodes shares states.
+        return self
+
     def _describe_result(self) -> str:
         result = self.result
         if result is None:
@@ -216,3 +243,10 @@ class State:
 
     def __hash__(self) -> int:
         return hash((self._game, self.to_text()))
+
+
+def _replay(game: Game, start: list[int], paths: list[list[int]]) -> State:
+    state = State(game, np.array(start, dtype=np.int64))
+    for path in paths:
+        state = state.play(Move("", tuple(path)))
+    return state

@@ -130,6 +130,12 @@ class View:
             return []
         return self._state.legal_moves()
 
+    def planes(self) -> np.ndarray:
+        """This view as ``float32`` planes of shape ``game.planes_shape`` (:mod:`boardlab.core.planes`)."""
+        from boardlab.core.planes import planes
+
+        return planes(self)
+
     # -- text -----------------------------------------------------------------------------------
 
     def to_text(self) -> str:
@@ -150,6 +156,12 @@ class View:
             "result": list(self.result) if self.result is not None else None,
             "end_reason": self.end_reason,
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickling a view would carry the whole state with it: only where nothing is hidden.
+        if not self.game.info.perfect_information:
+            raise TypeError(f"a view of {self.game.id} (hidden information) cannot be pickled: it holds the full state")
+        return (View, (self._state, self.seat))
 
     def __str__(self) -> str:
         return self.game.render(self)

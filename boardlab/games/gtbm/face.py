@@ -56,6 +56,17 @@ class Gtbm(Game):
     """GTBM with its options fixed."""
 
     info = INFO
+    @property
+    def num_distinct_actions(self) -> int:
+        """``cell * 3 + k``: a piece's step ``k``."""
+        return 3 * len(self.cell_names())
+
+    @property
+    def max_decisions(self) -> int:
+        """One decision a turn; at most ``no_capture_limit`` turns pass between two captures (G6),
+        and at most ``2 * size`` pieces can be captured."""
+        return (2 * int(self.options["size"]) + 1) * int(self.options["no_capture_limit"])
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)

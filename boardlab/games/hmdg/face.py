@@ -67,6 +67,16 @@ class HiddenMoveDoubleGomoku(Game):
     """Hidden Move Double Gomoku with its options fixed."""
 
     info = INFO
+    plane_kinds = ("hidden", "revealed")
+    plane_marks = ("closed", "target")
+
+    @property
+    def max_decisions(self) -> int:
+        """Every completed commit lands a stone on a point without one of the mover's, or reveals a
+        stone (closing a point); passes come singly or end the game (H8); a turn is two decisions."""
+        moves = 3 * self.cells
+        return 2 * (2 * moves + 2) + 2
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
 

@@ -78,6 +78,18 @@ class Horsmeier(Game):
     """Horsmeier's strength race with its options fixed."""
 
     info = INFO
+    plane_numbers = ("strength", "life", "from_row")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """``cell * 4 + direction``; ``4 * cells`` passes."""
+        return 4 * len(self.cell_names()) + 1
+
+    @property
+    def max_decisions(self) -> int:
+        """One decision a ply; the ply cap (J10) ends the game."""
+        return int(self.options["ply_cap"])
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)

@@ -85,6 +85,23 @@ class Mobiatus(Game):
     """Möbiatus with its options fixed."""
 
     info = INFO
+    plane_kinds = ("dot", "circle")
+    plane_marks = ("singularity", "touched")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """``face * 8 + k`` knight steps and hops, ``8 * faces + e`` slide ends, ``9 * faces`` the pie swap."""
+        return 9 * self.faces + 1
+
+    @property
+    def max_decisions(self) -> int:
+        """The move-pair limit caps the turns; a turn is a start, a slide end, a pie swap and at most
+        one hop per face captured."""
+        from boardlab.core.game import NO_BOUND
+
+        pairs = int(self.options["move_pair_limit"])
+        return NO_BOUND if pairs == 0 else (2 * pairs + 1) * (self.faces + 3)
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)

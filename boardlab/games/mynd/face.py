@@ -99,6 +99,18 @@ class Mynd(Game):
     """Mynd with its options fixed."""
 
     info = INFO
+    plane_kinds = ("piece", "peg")
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """A point places; ``cells + 4 * rear + direction`` pushes; ``5 * cells`` passes."""
+        return 5 * len(self.cell_names()) + 1
+
+    @property
+    def max_decisions(self) -> int:
+        """One decision a ply; the ply cap (M9) ends the game."""
+        return int(self.options["ply_cap"])
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)

@@ -50,6 +50,18 @@ class Ndengrod(Game):
     """Ndengrod with its options fixed."""
 
     info = INFO
+    plane_kinds = ("stone",)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """A cell places there; ``cells`` passes; ``cells + 1`` swaps."""
+        return len(self.cell_names()) + 2
+
+    @property
+    def max_decisions(self) -> int:
+        """One decision a ply; the ply cap (N6) ends the game."""
+        return int(self.options["ply_cap"])
+
     legal_kernel = staticmethod(k.legal)
     apply_kernel = staticmethod(k.apply)
 

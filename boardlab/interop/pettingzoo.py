@@ -1,0 +1,147 @@
+"""boardlab's games as PettingZoo AEC environments, with action masks.
+
+>>> from boardlab.interop.pettingzoo import env     # doctest: +SKIP
+>>> game = env("ndengrod", size=3, length=3)        # doctest: +SKIP
+>>> game.reset(seed=1)                               # doctest: +SKIP
+>>> observation, reward, termination, truncation, info = game.last()   # doctest: +SKIP
+
+Agents are ``player_0`` … (seat order). Actions are boardlab's atomic actions
+(``Discrete(game.num_distinct_actions)``); in a turn of several steps the same agent is selected
+again until its turn is done, and under HMDG's commit-and-response the responder is selected in
+between. Each observation is a Gymnasium ``Dict``: ``observation``, the planes of ``view(agent)``
+(:mod:`boardlab.core.planes`: only what that seat may know), and ``action_mask``, 1 for each legal
+action of the selected agent (all 0 for the others). Rewards come at the end: 1 win, -1 loss, 0 draw.
+``render()`` (mode ``"ansi"``) returns the spectator's text diagram. States step through
+:class:`boardlab.core.stepper.Stepper`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import boardlab
+from boardlab.core.game import Game
+from boardlab.core.state import State
+from boardlab.core.stepper import Stepper
+
+
+class BoardlabEnv(AECEnv):
+    """One boardlab game (options fixed) as an AEC environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "boardlab", "is_parallelizable": False}  # noqa: RUF012 - AECEnv's attribute
+
+    def __init__(self, game: Game | str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game: Game = boardlab.load(game, **options) if isinstance(game, str) else game
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: accepted: 'ansi' or None")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"boardlab_{self.game.id}"}
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_seats)]
+        self.agents = self.possible_agents[:]
+        actions = self.game.num_distinct_actions
+        low, high = _plane_bounds(self.game)
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
+            })
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.stepper: Stepper = self.game.new_game().stepper()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _position(self) -> State:
+        # Mid-turn positions are shown only in games of perfect information (see core/planes.py).
+        stepper = self.stepper
+        return stepper.position() if self.game.info.perfect_information else stepper.state
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat(agent)
+        mask = np.zeros(self.game.num_distinct_actions, np.int8)
+        if self.stepper.to_move == seat:
+            mask[self.stepper.legal_actions()] = 1
+        return {"observation": self._position().view(seat).planes(), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            np.random.seed(seed)
+        self.stepper = self.game.new_game().stepper()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.stepper.to_move
+        self.agent_selection = self.possible_agents[0 if seat is None else seat]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.stepper.apply(int(action))  # type: ignore[arg-type]
+        result = self.stepper.result
+        if result is not None:
+            for seat, score in enumerate(result):
+                self.rewards[self.possible_agents[seat]] = 2 * score - 1
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos = {a: {"end_reason": self.stepper.state.end_reason} for a in self.agents}
+        else:
+            self._select()
+        self._accumulate_rewards()
+        if result is not None:
+            self.agent_selection = agent
+            self._deads_step_first()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return str(self._position().view(None) if self.game.info.perfect_information
+                   else self.stepper.state.view(None))
+
+    def close(self) -> None:
+        pass
+
+
+def _plane_bounds(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    low = np.zeros(game.planes_shape, np.float32)
+    high = np.ones(game.planes_shape, np.float32)
+    for index, name in enumerate(game.plane_names):
+        if name in game.plane_numbers:
+            low[index], high[index] = -1_000.0, 1_000.0
+    return low, high
+
+
+def raw_env(game: Game | str, render_mode: str | None = None, **options: Any) -> BoardlabEnv:
+    """The environment without PettingZoo's checking wrappers."""
+    return BoardlabEnv(game, render_mode, **options)
+
+
+def env(game: Game | str, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's own classic games are (illegal actions end in a
+    loss for the agent that tried them; out-of-bounds actions raise; order enforced)."""
+    wrapped: AECEnv = raw_env(game, render_mode, **options)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

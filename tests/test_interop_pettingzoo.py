@@ -1,0 +1,77 @@
+"""boardlab games as PettingZoo AEC environments: PettingZoo's api_test, masks and rewards (issue 15)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+
+from pettingzoo.test import api_test
+
+import boardlab
+from boardlab.interop.pettingzoo import env, raw_env
+
+SMALL = {
+    "ndengrod": {"size": 3, "length": 3},
+    "gtbm": {"size": 4, "no_capture_limit": 8},
+    "horsmeier": {"ply_cap": 24},
+    "mynd": {"size": 5, "players": 3, "ply_cap": 24},
+    "mobiatus": {"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 6},
+    "hmdg": {"size": 4, "line_length": 3},
+}
+
+
+@pytest.mark.parametrize("game_id", list(SMALL))
+def test_pettingzoo_api_test(game_id: str) -> None:
+    api_test(env(game_id, **SMALL[game_id]), num_cycles=200)
+
+
+@pytest.mark.parametrize("game_id", list(SMALL))
+def test_masked_random_games_end_with_results(game_id: str) -> None:
+    environment = raw_env(game_id, **SMALL[game_id])
+    game = environment.game
+    environment.reset(seed=3)
+    rng = np.random.default_rng(3)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    steps = 0
+    for agent in environment.agent_iter(max_iter=10_000):
+        observation, reward, termination, truncation, _ = environment.last()
+        totals[agent] += reward
+        assert observation["observation"].shape == game.planes_shape
+        assert environment.observation_space(agent).contains(observation)
+        if termination or truncation:
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        assert legal.tolist() == environment.stepper.legal_actions()
+        environment.step(int(rng.choice(legal)))
+        steps += 1
+    result = environment.stepper.result
+    assert result is not None and steps <= game.max_decisions
+    assert [totals[a] for a in environment.possible_agents] == [2 * s - 1 for s in result]
+
+
+def test_only_the_selected_agent_has_legal_actions() -> None:
+    environment = raw_env("hmdg", **SMALL["hmdg"])
+    environment.reset()
+    mover = environment.agent_selection
+    for agent in environment.possible_agents:
+        mask = environment.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == mover)
+
+
+def test_illegal_action_loses_under_the_wrapper() -> None:
+    environment = env("ndengrod", **SMALL["ndengrod"])
+    environment.reset()
+    environment.step(4)
+    environment.step(4)  # b2 is taken: illegal
+    assert environment.rewards["player_1"] == -1 and all(environment.terminations.values())
+
+
+def test_observation_planes_match_boardlab() -> None:
+    environment = raw_env(boardlab.load("ndengrod", size=3, length=3))
+    environment.reset()
+    environment.step(4)
+    planes = environment.observe("player_1")["observation"]
+    assert np.array_equal(planes, boardlab.load("ndengrod", size=3, length=3).new_game().play("b2").view(1).planes())
