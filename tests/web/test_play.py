@@ -1,0 +1,54 @@
+"""Playing in a real browser (chromium driven by Playwright) against the real server.
+
+Each game is played to its end by clicking against a level-1 computer seat (small boards, so that
+games end soon); the result the page shows must be the engine's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.play import click_until_over, engine_result, new_game
+
+
+@pytest.mark.parametrize(("game", "options"), [
+    ("gtbm", {"size": 4}),
+])
+def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any, game: str,
+                                                       options: dict[str, Any]) -> None:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    game_id = new_game(page, server.url, game, options)
+    clicks = click_until_over(page)
+    assert clicks > 0
+    status = page.locator("#status")
+    shown = tuple(float(x) for x in status.get_attribute("data-result").split(","))
+    assert shown == engine_result(server.url, game_id)
+    text = status.inner_text()
+    assert text.startswith("Game over")
+    winners = [i for i, score in enumerate(shown) if score == 1]
+    labels = [page.locator(f"#seats li[data-seat='{i}'] strong").inner_text() for i in winners]
+    assert all(label in text for label in labels), (text, labels)
+    assert "drawn" in text if not winners else "won" in text
+    assert errors == []
+
+
+def test_pages_and_api_docs_load_nothing_from_outside(server: Any) -> None:
+    """Every page, /docs included (Swagger UI is vendored), refers only to this server."""
+    import re
+
+    import httpx
+
+    for path in ("/", "/new", "/games/1", "/rules", "/rules/mobiatus", "/docs"):
+        response = httpx.get(server.url + path)
+        assert response.status_code == 200, path
+        assert "text/html" in response.headers["content-type"]
+        external = re.findall(r"""(?:src|href)=["']?((?:https?:)?//[^"' >]+)""", response.text)
+        assert external == [], (path, external)
+    docs = httpx.get(server.url + "/docs").text
+    assert "/static/swagger/swagger-ui-bundle.js" in docs and "/static/swagger/swagger-ui.css" in docs
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "LICENSE"):
+        assert httpx.get(f"{server.url}/static/swagger/{asset}").status_code == 200
