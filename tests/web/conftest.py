@@ -48,7 +48,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(120_000)  # a computer seat's first search compiles its kernels
     try:
         yield context
     finally:

@@ -63,3 +63,37 @@ def engine_result(url: str, game_id: int) -> tuple[float, ...]:
     assert state.is_over, "the server says finished but the moves do not end the game"
     assert state.result is not None
     return tuple(state.result)
+
+
+class Received:
+    """Every message a page receives from the API: answers to its requests (read through a route that
+    passes them on unchanged) and the Server-Sent Events of its streams (read from chromium's DevTools)."""
+
+    def __init__(self, context: Any, page: Any) -> None:
+        self.messages: list[str] = []
+        page.route("**/api/**", self._answer)
+        session = context.new_cdp_session(page)
+        session.on("Network.eventSourceMessageReceived", lambda event: self.messages.append(event["data"]))
+        session.send("Network.enable")
+
+    def _answer(self, route: Any) -> None:
+        if route.request.url.split("?")[0].endswith("/events"):
+            route.continue_()  # a stream: its messages come through DevTools
+            return
+        response = route.fetch()
+        body = response.text()
+        self.messages.append(body)
+        route.fulfill(response=response, body=body)
+
+
+def click_once(page: Any, rng: random.Random) -> bool:
+    """One click on a highlighted cell or step button, if the page offers one now and is idle."""
+    if page.locator(IDLE).count() == 0:
+        return False
+    choices = page.locator("#board [data-target], #steps button[data-step]")
+    count = choices.count()
+    if not count:
+        return False
+    choices.nth(rng.randrange(count)).click()
+    page.wait_for_selector(IDLE)
+    return True

@@ -12,10 +12,18 @@ import pytest
 
 from tests.web.play import click_until_over, engine_result, new_game
 
-
-@pytest.mark.parametrize(("game", "options"), [
+# Small boards and short caps where a game has them, so that each game ends within a few dozen moves.
+WHOLE_GAMES = [
+    ("ndengrod", {"size": 3, "length": 3}),
     ("gtbm", {"size": 4}),
-])
+    ("horsmeier", {"ply_cap": 24}),
+    ("mynd", {"size": 5, "ply_cap": 24}),
+    ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "move_pair_limit": 8}),
+    ("hmdg", {"size": 5, "line_length": 3}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), WHOLE_GAMES, ids=[game for game, _ in WHOLE_GAMES])
 def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any, game: str,
                                                        options: dict[str, Any]) -> None:
     page = context.new_page()
