@@ -126,3 +126,50 @@ def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server
     finally:
         for c in contexts:
             c.close()
+
+
+def test_hot_seat_hmdg_hands_over_without_showing_the_other_seats_stones(server: Any, context: Any) -> None:
+    page = context.new_page()
+    page.goto(f"{server.url}/new?game=hmdg")
+    page.wait_for_selector("#options [data-option]")
+    for name, value in OPTIONS.items():
+        page.locator(f"[name=option-{name}]").fill(str(value))
+    page.select_option("[name=opponent]", "hotseat")
+    page.click("#new button[type=submit]")
+    page.wait_for_url(f"{server.url}/games/*")
+    game_id = int(page.url.rsplit("/", 1)[1])
+    rng = random.Random(3)
+    seen: list[tuple[int, int, set[str]]] = []  # (seat shown, ply, cells with the other seat's pieces)
+    handovers = 0
+    deadline = time.monotonic() + 600
+    while not page.locator("#status[data-status=finished]").count():
+        assert time.monotonic() < deadline, "the game did not end"
+        page.wait_for_selector("#handover:not([hidden]), #board [data-target], #steps button[data-step], "
+                               "#status[data-status=finished]")
+        page.wait_for_selector("body:not([data-busy])")
+        if page.locator("#handover:not([hidden])").count():
+            # While the device changes hands, the page holds no board, no move list, no view at all.
+            assert page.locator("#play").is_hidden()
+            assert page.eval_on_selector("#board", "b => b.children.length") == 0
+            assert page.eval_on_selector("#moves", "m => m.children.length") == 0
+            assert page.locator("svg").count() == 0
+            handovers += 1
+            page.click("#handover-ready")
+            page.wait_for_selector("#board svg")
+            page.wait_for_selector("body:not([data-busy])")
+            continue
+        seat = int(page.locator("#seats li:has(em)").get_attribute("data-seat"))
+        seen.append((seat, *board_pieces(page, 1 - seat)))
+        click_once(page, rng)
+    assert handovers >= 4
+    record = records.from_dict(httpx.get(f"{server.url}/api/games/{game_id}/record").json())
+    states: list[State] = []
+    walk: State | None = record.replay()
+    while walk is not None:
+        states.append(walk)
+        walk = walk.previous
+    states.reverse()
+    assert {seat for seat, _, _ in seen} == {0, 1}
+    for seat, ply, cells in seen:
+        if ply < len(states) - 1:
+            assert cells <= known_stones(states[ply], seat), (seat, ply, cells)
