@@ -85,6 +85,12 @@
       return;
     }
     if (ticket !== drawing) return;
+    if (layout === null) {
+      // A phone's first picture: the layout made for narrow screens, where the game has one.
+      layout = board.layout;
+      const narrow = board.layouts.find((name) => name === "bands" || name === "below");
+      if (narrow && window.innerWidth < 600) { layout = narrow; return drawBoardNow(click); }
+    }
     $("board").innerHTML = board.svg;
     for (const name of board.targets) {
       for (const cell of $("board").querySelectorAll(`[data-cell="${CSS.escape(name)}"]`)) cell.dataset.target = "";

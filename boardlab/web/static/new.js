@@ -38,7 +38,7 @@
       const value = option.name in values ? values[option.name] : option.default;
       const input = field(option, value);
       for (const kind of ["input", "change"]) input.addEventListener(kind, () => touched.add(option.name));
-      const help = `${option.help} Accepted: ${option.allowed}. Default: ${option.default}.`
+      const help = `${option.help.replace(/\.?$/, ".")} Accepted: ${option.allowed}. Default: ${option.default}.`
         + (option.ambiguity ? ` (${option.ambiguity})` : "");
       return boardlab.el("div", { class: "option", "data-option": option.name },
         boardlab.el("label", { for: input.id }, option.name), boardlab.el("div", {}, input, boardlab.el("div", { class: "help" }, help)));
