@@ -148,9 +148,9 @@
   async function sendMoveNow(text) {
     if (!game) return false;
     try {
-      game = await boardlab.api(`/api/games/${gameId}/moves`, {
+      newer(await boardlab.api(`/api/games/${gameId}/moves`, {
         method: "POST", token: token(), body: { ply: game.ply, move: text, seat },
-      });
+      }));
     } catch (error) {
       clicks = [];
       say(`${text}: ${error.message}`);
@@ -165,6 +165,12 @@
   }
 
   // -- after every change: hot-seat hand-over, or just the new position --------------------------
+
+  // An answer may arrive after a live update that already told of a later change (the computer's
+  // reply, the game's end): the later version wins.
+  function newer(answer) {
+    if (!game || answer.version >= game.version) game = answer;
+  }
 
   async function changed() {
     const next = game.to_move;
@@ -303,7 +309,7 @@
 
   async function act(what, body) {
     try {
-      game = await boardlab.api(`/api/games/${gameId}/${what}`, { method: "POST", token: token(), body });
+      newer(await boardlab.api(`/api/games/${gameId}/${what}`, { method: "POST", token: token(), body }));
       say("");
       await changed();
     } catch (error) {
@@ -350,7 +356,7 @@
     events = new EventSource(`/api/games/${gameId}/events${query}`);
     events.addEventListener("game", (event) => busy(async () => {
       const fresh = JSON.parse(event.data);
-      if (!game || fresh.version === game.version) return;
+      if (!game || fresh.version <= game.version) return;
       if (replayPly !== null) { game.ply = fresh.ply; return; }  // looking back: the list catches up on return
       const moved = fresh.ply !== game.ply;
       game = fresh;
