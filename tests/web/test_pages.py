@@ -93,3 +93,16 @@ def test_move_list_replay_hint_download_and_resign(server: Any, context: Any) ->
     page.wait_for_selector("#status[data-status=finished]")
     assert "resigned" in page.locator("#status").inner_text()
     assert page.locator("#status").get_attribute("data-result") == "0,1"  # the guest (seat 0) lost
+
+
+def test_api_docs_run_in_the_browser_from_this_server_alone(server: Any, context: Any) -> None:
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{server.url}/docs")
+    page.wait_for_selector(".swagger-ui .info")  # the vendored Swagger UI ran and read /openapi.json
+    assert "boardlab" in page.locator(".swagger-ui .info .title").inner_text()
+    assert page.locator(".opblock").count() > 10
+    elsewhere = [url for url in requested if not url.startswith(server.url) and not url.startswith("data:")]
+    assert elsewhere == []
+    assert f"{server.url}/openapi.json" in requested
