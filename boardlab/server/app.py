@@ -20,8 +20,9 @@ from boardlab.errors import BoardlabError
 from boardlab.server import migrate
 from boardlab.server.config import Settings
 from boardlab.server.errors import ApiError, TooManyRequests
-from boardlab.server.routes import accounts, catalog, games
+from boardlab.server.routes import accounts, board, catalog, games
 from boardlab.server.service import GameService
+from boardlab.web import install as install_pages
 
 log = logging.getLogger("boardlab.server")
 
@@ -48,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await sweeper
             service.close()
 
-    app = FastAPI(title="boardlab", version="1", lifespan=lifespan,
+    app = FastAPI(title="boardlab", version="1", lifespan=lifespan, docs_url=None,  # /docs: web.install
                   description="Play boardlab's games online: accounts, challenges, moves, live updates "
                               "(Server-Sent Events), records. Every game view is the caller's seat's view.")
     app.state.service = service
@@ -57,7 +58,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(accounts.router)
     app.include_router(catalog.router)
     app.include_router(games.router)
+    app.include_router(board.router)
     # The browser's pages (templates and static files) are included here, beside the API they use.
+    install_pages(app)
     return app
 
 

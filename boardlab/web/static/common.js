@@ -1,0 +1,73 @@
+// boardlab's pages: what every page shares. Plain JavaScript, no build step; only the server's JSON API.
+"use strict";
+
+const boardlab = {
+  // A JSON request to the API; a 4xx answer throws an Error carrying the server's one-line detail.
+  async api(path, { method = "GET", body = undefined, token = null } = {}) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (token) headers["X-Seat-Token"] = token;
+    const response = await fetch(path, {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+    if (!response.ok) {
+      let detail = data && data.detail !== undefined ? data.detail : text || response.statusText;
+      if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ");
+      const error = new Error(String(detail));
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  },
+
+  // Guest seats this browser holds: {gameId: {seat: token}}, kept in localStorage (the invitation
+  // link's token is moved here and taken out of the address bar).
+  seats(gameId) {
+    const all = JSON.parse(localStorage.getItem("boardlab.seats") || "{}");
+    return all[gameId] || {};
+  },
+  keepSeat(gameId, seat, token) {
+    const all = JSON.parse(localStorage.getItem("boardlab.seats") || "{}");
+    all[gameId] = all[gameId] || {};
+    all[gameId][seat] = token;
+    localStorage.setItem("boardlab.seats", JSON.stringify(all));
+  },
+  guestGames() {
+    return Object.keys(JSON.parse(localStorage.getItem("boardlab.seats") || "{}")).map(Number);
+  },
+
+  // A new game from the API's answer: keep its guest seats' tokens, then open its page.
+  openCreated(created, mySeats) {
+    const id = created.game.id;
+    for (const [seat, token] of Object.entries(created.invitations)) {
+      if (mySeats === null || mySeats.includes(Number(seat))) boardlab.keepSeat(id, seat, token);
+    }
+    const links = Object.entries(created.links).filter(([seat]) => mySeats !== null && !mySeats.includes(Number(seat)));
+    if (links.length) sessionStorage.setItem(`boardlab.links.${id}`, JSON.stringify(Object.fromEntries(links)));
+    location.href = `/games/${id}`;
+  },
+
+  el(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (name === "onclick") node.addEventListener("click", value);
+      else if (value !== null && value !== undefined && value !== false) node.setAttribute(name, value);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  },
+
+  async whoAmI() {
+    try { return (await boardlab.api("/api/me")).name; } catch (_) { return null; }
+  },
+};
+
+(async () => {
+  const who = document.getElementById("who");
+  const name = await boardlab.whoAmI();
+  if (who) who.textContent = name ? `signed in as ${name}` : "guest";
+})();

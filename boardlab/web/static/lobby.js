@@ -1,0 +1,98 @@
+// The lobby: play the computer at once as a guest, log in or register, my games (those waiting for
+// me first), open challenges, games to watch; kept fresh by the lobby's Server-Sent Events.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let me = null;
+
+  $("quick").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target.elements;
+    const mine = me ? { kind: "me" } : { kind: "guest" };
+    try {
+      const created = await boardlab.api("/api/games", {
+        method: "POST", body: { game: form.game.value, seats: [mine, { kind: "ai", agent: form.level.value }] },
+      });
+      boardlab.openCreated(created, [0]);
+    } catch (error) {
+      $("account-error").textContent = error.message;
+    }
+  });
+
+  $("login").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target.elements;
+    const action = event.submitter ? event.submitter.value : "login";
+    try {
+      await boardlab.api(`/api/${action}`, { method: "POST", body: { name: form.name.value, password: form.password.value } });
+      location.reload();
+    } catch (error) {
+      $("account-error").textContent = error.message;
+    }
+  });
+
+  $("logout").addEventListener("click", async () => {
+    await boardlab.api("/api/logout", { method: "POST" });
+    location.reload();
+  });
+
+  function who(summary) {
+    return summary.seats.map((s) => `${s.label}: ${s.name || "open"}`).join(" · ");
+  }
+
+  function item(summary, extra = null) {
+    const state = summary.status === "finished"
+      ? `finished${summary.termination ? " (" + summary.termination + ")" : ""}`
+      : summary.status === "challenge" ? "challenge" : `move ${summary.ply + 1}`;
+    const link = boardlab.el("a", { href: `/games/${summary.id}` }, `${summary.game_name} #${summary.id}`);
+    const li = boardlab.el("li", { class: summary.your_turn || summary.invited ? "waiting" : null, "data-game": summary.id },
+      link, ` — ${who(summary)} — ${state}`);
+    if (summary.your_turn) li.append(boardlab.el("strong", {}, " · your turn"));
+    if (extra) li.append(" ", extra);
+    return li;
+  }
+
+  async function answer(gameId, what) {
+    try {
+      await boardlab.api(`/api/games/${gameId}/${what}`, { method: "POST" });
+      if (what === "accept") location.href = `/games/${gameId}`;
+      else refresh();
+    } catch (error) {
+      $("account-error").textContent = error.message;
+    }
+  }
+
+  async function refresh() {
+    const lobby = await boardlab.api("/api/lobby");
+    const mine = lobby.my_games.map((g) => item(g, g.invited ? boardlab.el("span", {},
+      boardlab.el("button", { onclick: () => answer(g.id, "accept") }, "Accept"), " ",
+      boardlab.el("button", { onclick: () => answer(g.id, "decline") }, "Decline")) : null));
+    // Guest games this browser holds seats in (no account): shown by their ids.
+    const known = new Set(lobby.my_games.map((g) => g.id));
+    const guests = boardlab.guestGames().filter((id) => !known.has(id)).sort((a, b) => b - a).slice(0, 20);
+    for (const id of guests) {
+      mine.push(boardlab.el("li", { "data-game": id }, boardlab.el("a", { href: `/games/${id}` }, `game #${id}`), " (a guest seat in this browser)"));
+    }
+    $("my-games").replaceChildren(...mine);
+    $("my-empty").hidden = mine.length > 0;
+    $("open").replaceChildren(...(lobby.open_challenges.length ? lobby.open_challenges.map((g) => item(g,
+      me ? boardlab.el("button", { onclick: () => answer(g.id, "accept") }, "Accept") : boardlab.el("span", { class: "muted" }, "(log in to accept)")))
+      : [boardlab.el("li", { class: "muted" }, "none")]));
+    $("watch").replaceChildren(...(lobby.watch.length ? lobby.watch.map((g) => item(g)) : [boardlab.el("li", { class: "muted" }, "none")]));
+  }
+
+  (async () => {
+    me = await boardlab.whoAmI();
+    $("logged-out").hidden = !!me;
+    $("logged-in").hidden = !me;
+    $("me").textContent = me ? `Signed in as ${me}.` : "";
+    await refresh();
+    const events = new EventSource("/api/my/events");
+    let pending = null;
+    events.addEventListener("lobby", () => {
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 300);  // a burst of changes: one refresh
+    });
+  })();
+})();
