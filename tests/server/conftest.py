@@ -195,8 +195,10 @@ class LiveServer:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(settings.with_(port=self.port))
+        # log_config=None: uvicorn's dictConfig would close every existing logging handler, and one
+        # made by a library imported under pytest's capture (absl, by OpenSpiel) holds the capture's file.
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    lifespan="on"))
+                                                    log_config=None, lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:
