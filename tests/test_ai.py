@@ -19,7 +19,7 @@ from boardlab.match import GameOutcome, MatchResult, elo, run_match, wilson
 # x to move with four in a row (c4 d5 e6 f7): b3 or g8 wins at once.
 X_WINS_IN_ONE = "5/6/3x3/4x3/5x3/5x2/7/6/5 x 8"
 # o has e1–e4 and threatens e5; x has nothing: only e5 saves x.
-X_MUST_BLOCK = "x1x2/6/7/8/oooo5/8/7/6/x4 x 7"
+X_MUST_BLOCK = "x1x2/6/7/8/oooo5/8/7/6/x4 x 8"
 
 
 def ndengrod(**options: object) -> boardlab.Game:
@@ -281,7 +281,7 @@ def evaluation(game: boardlab.Game, text: str | None = None) -> list[float]:
 def test_gtbm_evaluation_favours_the_side_with_more_pieces() -> None:
     game = boardlab.load("gtbm")
     assert evaluation(game) == [0.5, 0.5]
-    black_ahead = evaluation(game, "WWWWWW2/8/8/8/8/8/8/BBBBBBBB w 10 0")
+    black_ahead = evaluation(game, "WWWWWW2/8/8/8/8/8/8/BBBBBBBB w 11 0")
     assert black_ahead[0] > 0.8 and sum(black_ahead) == pytest.approx(1.0)
 
 

@@ -140,7 +140,7 @@ def test_alpha_beta_finds_the_minimax_value(depth: int) -> None:
 
 
 def test_alpha_beta_takes_a_free_piece() -> None:
-    state = boardlab.load("gtbm").from_text("W7/8/8/8/8/2BW4/8/7B b 10 0")
+    state = boardlab.load("gtbm").from_text("W7/8/8/8/8/2BW4/8/7B b 30 0")
     agent = make_agent("alphabeta:seconds=0.2", seed=1)
     assert agent.choose(state.view(0)).text == "c3-d4xd3"
 
