@@ -180,3 +180,19 @@ def test_an_edited_hidden_move_is_detected_on_resume(
     assert main(["play", "hmdg", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert "digest" in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_warns_that_an_edited_signed_save_was_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, data = _saved_game(tmp_path, monkeypatch)
+    capsys.readouterr()
+    assert main(["replay", "--all", str(path)]) == 0
+    assert "Warning" not in capsys.readouterr().out  # an untouched save replays without a word
+    state = records.from_dict(data).replay().previous
+    assert state is not None
+    data["moves"][-1] = next(m.text for m in state.legal_moves() if m.text != data["moves"][-1])
+    path.write_text(json.dumps(data))
+    assert main(["replay", "--all", str(path)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("Warning:") and "changed after it was saved" in first

@@ -7,10 +7,11 @@ import sys
 import textwrap
 from collections.abc import Callable
 
-from boardlab import records
+from boardlab import records, signing
 from boardlab.core.cells import Piece
 from boardlab.core.state import State
 from boardlab.core.view import View
+from boardlab.errors import BoardlabError
 
 
 def printable(text: str) -> str:
@@ -122,4 +123,9 @@ def replay_session(
 
 def run_replay(args: argparse.Namespace) -> int:
     record = records.load(args.file)
+    if signing.TAG in record.tags:  # a signed hot-seat save: say if it was edited since (replay still shows it)
+        try:
+            signing.verify(record, args.file)
+        except BoardlabError as error:
+            print(f"Warning: {str(error).replace('it is not resumed', 'what follows may not be the game played')}")
     return replay_session(record, step=not args.all and sys.stdin.isatty())

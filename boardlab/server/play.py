@@ -332,7 +332,8 @@ def create(session: Session, actor: Actor, request: CreateGameRequest) -> Create
     if all(seat.accepted for seat in row.seats):
         start(row, state, at)
         if record is not None and record.result is not None and not state.is_over:
-            finish(row, record.result, record.termination or RULES, None, at)
+            lost = record.result.index(0) if record.termination in (RESIGNATION, TIMEOUT) else None
+            finish(row, record.result, record.termination or RULES, lost, at)
     return Created(row, invitations, state)
 
 

@@ -218,6 +218,17 @@ def test_upload_a_record_to_continue_it(sqlite_api: Api) -> None:
     assert refused.status_code == 422 and "b2 is occupied" in refused.json()["detail"]
 
 
+def test_an_uploaded_resigned_game_keeps_who_resigned(sqlite_api: Api) -> None:
+    api = sqlite_api
+    state = boardlab.load("ndengrod", **SMALL).new_game().play("b2").play("a1")
+    record = records.GameRecord.from_state(state, players=["x", "y"]).to_dict()
+    record.update(result=[1, 0], termination="resignation")
+    created = api.client.post("/api/games", json={"record": record, "seats": [{"kind": "me"}, {"kind": "me"}]},
+                              headers=api.user("ann")).json()["game"]
+    assert created["status"] == "finished" and created["termination"] == "resignation"
+    assert created["loser"] == 1
+
+
 # -- lists ------------------------------------------------------------------------------------------
 
 
