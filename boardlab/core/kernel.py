@@ -61,6 +61,19 @@ EVALUATE_FN = types.FunctionType(EVALUATE_SIG)
 MAX_ACTIONS = 4096
 
 
+def seat_to_move(data: np.ndarray) -> int | None:
+    """The header's seat to move, ``None`` once the game is over (stored as -1)."""
+    seat = int(data[TO_MOVE])
+    return None if seat < 0 else seat
+
+
+def final_result(data: np.ndarray, seats: int) -> tuple[float, ...] | None:
+    """``None`` while playing; else one score per seat (stored doubled: 2 win, 1 draw, 0 loss)."""
+    if data[TO_MOVE] >= 0:
+        return None
+    return tuple(float(data[SCORE + seat]) / 2 for seat in range(seats))
+
+
 @njit(types.void(types.int64), cache=True)
 def seed_kernels(seed: int) -> None:
     """Seed numba's random generator (used by playouts and search) for reproducible runs."""

@@ -60,8 +60,7 @@ class State:
     @property
     def to_move(self) -> int | None:
         """The seat (0-based) that owes the next decision; ``None`` once the game is over."""
-        seat = int(self._data[kernel.TO_MOVE])
-        return None if seat < 0 else seat
+        return kernel.seat_to_move(self._data)
 
     @property
     def ply(self) -> int:
@@ -75,10 +74,7 @@ class State:
     @property
     def result(self) -> tuple[float, ...] | None:
         """``None`` while playing; else one score per seat: 1 win, 0 loss, 0.5 draw."""
-        if not self.is_over:
-            return None
-        seats = self._game.num_seats
-        return tuple(float(self._data[kernel.SCORE + seat]) / 2 for seat in range(seats))
+        return kernel.final_result(self._data, self._game.num_seats)
 
     @property
     def scores(self) -> tuple[float, ...] | None:

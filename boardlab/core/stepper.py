@@ -68,8 +68,7 @@ class Stepper:
     @property
     def to_move(self) -> int | None:
         """The seat that owes the next decision; ``None`` once the game is over."""
-        seat = int(self._data[kernel.TO_MOVE])
-        return None if seat < 0 else seat
+        return kernel.seat_to_move(self._data)
 
     @property
     def ply(self) -> int:
@@ -83,9 +82,7 @@ class Stepper:
     @property
     def result(self) -> tuple[float, ...] | None:
         """As :attr:`State.result`: one score per seat once over (1 win, 0.5 draw, 0 loss)."""
-        if not self.is_over:
-            return None
-        return tuple(float(self._data[kernel.SCORE + seat]) / 2 for seat in range(self.game.num_seats))
+        return kernel.final_result(self._data, self.game.num_seats)
 
     @property
     def pending(self) -> tuple[int, ...]:
