@@ -11,16 +11,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import boardlab  # noqa: E402
 from boardlab.interop import openspiel as bridge  # noqa: E402
-
-# Small boards and low caps: OpenSpiel's checks visit every state of each simulated game.
-SMALL = {
-    "ndengrod": {"size": 3, "length": 3},
-    "gtbm": {"size": 4, "no_capture_limit": 8},
-    "horsmeier": {"ply_cap": 24},
-    "mynd": {"size": 5, "players": 3, "ply_cap": 24},
-    "mobiatus": {"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 6},
-    "hmdg": {"size": 4, "line_length": 3},
-}
+from tests.interop_boards import SMALL  # noqa: E402
 
 
 @pytest.fixture(scope="module", autouse=True)

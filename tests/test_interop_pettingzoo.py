@@ -11,15 +11,7 @@ from pettingzoo.test import api_test
 
 import boardlab
 from boardlab.interop.pettingzoo import env, raw_env
-
-SMALL = {
-    "ndengrod": {"size": 3, "length": 3},
-    "gtbm": {"size": 4, "no_capture_limit": 8},
-    "horsmeier": {"ply_cap": 24},
-    "mynd": {"size": 5, "players": 3, "ply_cap": 24},
-    "mobiatus": {"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 6},
-    "hmdg": {"size": 4, "line_length": 3},
-}
+from tests.interop_boards import SMALL
 
 
 @pytest.mark.parametrize("game_id", list(SMALL))
