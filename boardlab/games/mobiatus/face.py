@@ -424,6 +424,17 @@ class Mobiatus(Game):
             fields.append(f"end:{reason}")
         return " ".join(fields)
 
+    def _check_against_turns(self, colour_text: str, turns: int, text: str) -> None:
+        """The colours alternate from the first one, turn by turn (a pie swap changes players, not
+        colours). The count of filled squares is not held against the turns (B11: each turn fills one),
+        so that study positions with a few pieces on an open strip can be set up."""
+        first = 1 if self.options["first_player"] == "blue" else 0
+        expected = LETTERS[(first + turns) % 2]
+        if colour_text != expected:
+            raise PositionError(f"{text!r}: after {turns} turns {COLOURS[LETTERS.index(expected)]} ({expected}) "
+                                f"moves, not {COLOURS[LETTERS.index(colour_text)]}; "
+                                f"{COLOURS[first]} makes the first move")
+
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<the front board's rows a/b/…> <r|b to move> <turns> <ply> [swapped] "
                 "[end:no-pieces|end:no-moves|end:limit]'")
@@ -479,6 +490,7 @@ class Mobiatus(Game):
         if limit and turns > limit:
             raise PositionError(f"{text!r}: {turns} turns is past the limit of {limit} "
                                 f"({self.options['move_pair_limit']} move pairs)")
+        self._check_against_turns(colour_text, turns, text)
         data[layout.F_COLOUR] = LETTERS.index(colour_text)
         data[layout.F_TURNS] = turns
         data[kernel.PLY] = ply
