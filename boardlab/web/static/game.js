@@ -16,8 +16,11 @@
   let drawing = 0;                        // answers to older board requests are dropped
   let clockTimer = null;
 
-  const token = () => (seat !== null && tokens[seat]) || null;
   const heldHere = () => Object.keys(tokens).map(Number).sort();
+  // Every request carries all the seat tokens this browser holds in this game (a hot-seat table holds
+  // them all, so the server knows no other person plays here) and says which seat it speaks for.
+  // Without a seat chosen the page asks as a spectator (the hand-over screen shows no one's stones).
+  const token = () => (seat === null ? null : heldHere().map((held) => tokens[held]).join(",") || null);
   const hotSeat = () => heldHere().length > 1;
 
   function say(text, kind = "error") {
@@ -44,9 +47,10 @@
   }
 
   async function load() {
-    const query = replayPly === null ? "" : `?ply=${replayPly}`;
-    const seatQuery = seat === null || token() ? "" : `${query ? "&" : "?"}seat=${seat}`;
-    game = await boardlab.api(`/api/games/${gameId}${query}${seatQuery}`, { token: token() });
+    const query = new URLSearchParams();
+    if (replayPly !== null) query.set("ply", replayPly);
+    if (seat !== null) query.set("seat", seat);
+    game = await boardlab.api(`/api/games/${gameId}?${query}`, { token: token() });
     if (seat === null && game.your_seats.length) seat = chooseSeat(game.to_move);
     show();
     await drawBoard();
@@ -76,7 +80,7 @@
     if (layout) query.set("layout", layout);
     if (clicks.length) query.set("clicks", clicks.join(","));
     if (click) query.set("click", click);
-    if (seat !== null && !token()) query.set("seat", seat);
+    if (seat !== null) query.set("seat", seat);
     let board;
     try {
       board = await boardlab.api(`/api/games/${gameId}/board?${query}`, { token: token() });
@@ -243,16 +247,22 @@
     }));
     if (game.time.kind === "correspondence" && game.deadline && game.status === "active") {
       $("seats").append(boardlab.el("li", { class: "muted" }, `${game.time.description}; move by ${new Date(game.deadline).toLocaleString()}`));
+    } else if (game.time.kind === "live") {
+      $("seats").append(boardlab.el("li", { class: "muted time" }, `Time: ${game.time.description}`));
     }
     showMoves();
     showOffers();
     showInvite();
     const playing = game.status === "active" && game.your_seats.length > 0;
-    $("hint").hidden = !game.can_hint || replayPly !== null;
+    // Hints: the server says where (games with no other person in them, the analysis board of a finished game).
+    $("hint").hidden = !game.can_hint;
+    const shownNow = `${game.version}:${replayPly}`;
+    if ($("hints").dataset.shown !== shownNow) { $("hints").replaceChildren(); $("hints").dataset.shown = shownNow; }
     for (const id of ["undo", "draw", "resign"]) $(id).disabled = !playing;
     $("typed").elements.move.disabled = !playing || replayPly !== null;
     const record = new URLSearchParams();
     if (token()) record.set("seat_token", token());
+    if (seat !== null) record.set("seat", seat);
     $("download").href = `/api/games/${gameId}/record${record.toString() ? "?" + record : ""}`;
     $("download").setAttribute("download", `boardlab-${game.game}-${game.id}.json`);
     $("rules").href = `/rules/${game.game}`;
@@ -281,7 +291,8 @@
     const box = $("offers");
     box.replaceChildren();
     if (game.status !== "active" || seat === null) return;
-    const others = game.draw_offers.filter((s) => !game.your_seats.includes(s));
+    // The seat playing now answers the other seats' offers (at a hot-seat table this browser holds them all).
+    const others = game.draw_offers.filter((s) => s !== seat);
     if (others.length) {
       box.append(boardlab.el("p", {}, `${others.map(seatLabel).join(", ")} offer${others.length > 1 ? "" : "s"} a draw. `,
         boardlab.el("button", { onclick: () => act("draw", { action: "accept", seat }) }, "Accept"), " ",
@@ -289,7 +300,7 @@
     } else if (game.draw_offers.includes(seat)) {
       box.append(boardlab.el("p", { class: "muted" }, "You offered a draw."));
     }
-    if (game.undo_request !== null && !game.your_seats.includes(game.undo_request)) {
+    if (game.undo_request !== null && game.undo_request !== seat) {
       box.append(boardlab.el("p", {}, `${seatLabel(game.undo_request)} asks to take back their last move. `,
         boardlab.el("button", { onclick: () => act("undo", { action: "grant", seat }) }, "Grant"), " ",
         boardlab.el("button", { onclick: () => act("undo", { action: "decline", seat }) }, "Decline")));
@@ -318,18 +329,27 @@
   }
 
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign", { seat }); });
-  $("draw").addEventListener("click", () => act("draw", { action: "offer", seat }));
+  $("draw").addEventListener("click", () => {
+    // At one browser holding every seat an offer is the table's agreement: the server ends the game drawn.
+    if (game && game.your_seats.length > 1 && !confirm("Do all players here agree to a draw?")) return;
+    act("draw", { action: "offer", seat });
+  });
   $("undo").addEventListener("click", () => act("undo", { action: "request", seat }));
 
   $("hint").addEventListener("click", async () => {
     const box = $("hints");
     box.replaceChildren(boardlab.el("p", { class: "muted" }, "The computer is thinking…"));
+    const live = game.status === "active";
+    const body = live ? { seat } : { ply: replayPly === null ? game.ply : replayPly };
     try {
-      const hint = await boardlab.api(`/api/games/${gameId}/hint`, { method: "POST", token: token(), body: { seat } });
-      box.replaceChildren(boardlab.el("p", {}, "The computer's top moves:"), boardlab.el("ol", {},
-        ...hint.candidates.map((c) => boardlab.el("li", {}, boardlab.el("button", {
-          type: "button", class: "hint-move", onclick: () => sendMove(c.move),
-        }, c.move), c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
+      const hint = await boardlab.api(`/api/games/${gameId}/hint`, { method: "POST", token: live ? token() : null, body });
+      // In play, a hinted move is a button that plays it; on the analysis board it is only shown.
+      const shown = (c) => (live
+        ? boardlab.el("button", { type: "button", class: "hint-move", onclick: () => sendMove(c.move) }, c.move)
+        : boardlab.el("strong", { class: "hint-move" }, c.move));
+      box.replaceChildren(boardlab.el("p", {}, `The computer's top moves for ${seatLabel(hint.seat)}${hint.ply ? `, after move ${hint.ply}` : ", at the start"}:`),
+        boardlab.el("ol", {}, ...hint.candidates.map((c) => boardlab.el("li", {}, shown(c),
+          c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
     } catch (error) {
       box.replaceChildren(boardlab.el("p", { class: "error" }, error.message));
     }
@@ -352,8 +372,10 @@
 
   function listen() {
     if (events) events.close();
-    const query = token() ? `?seat_token=${encodeURIComponent(token())}` : seat !== null ? `?seat=${seat}` : "";
-    events = new EventSource(`/api/games/${gameId}/events${query}`);
+    const query = new URLSearchParams();
+    if (token()) query.set("seat_token", token());
+    if (seat !== null) query.set("seat", seat);
+    events = new EventSource(`/api/games/${gameId}/events?${query}`);
     events.addEventListener("game", (event) => busy(async () => {
       const fresh = JSON.parse(event.data);
       if (!game || fresh.version <= game.version) return;
