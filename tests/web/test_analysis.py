@@ -131,3 +131,35 @@ def test_the_live_clock_ticks_for_a_spectator_and_follows_the_moves(server: Any,
     before = clock(1)
     page.clock.run_for(7_000)
     assert clock(1) <= before - 6 and abs(clock(0) - after[0]) <= 1
+
+
+def test_the_last_moves_captures_are_flagged_and_each_seats_pieces_counted(server: Any, context: Any,
+                                                                         tmp_path: Path) -> None:
+    state = boardlab.load("gtbm", size=4).new_game()
+    for move in ("b1-a2", "c4-d3", "a2-b3", "d4-c3", "b3-c4xc3"):  # the last takes White's c3
+        state = state.play(move)
+    upload = tmp_path / "gtbm.json"
+    upload.write_text(json.dumps(records.GameRecord.from_state(state, players=["a", "b"]).to_dict()),
+                      encoding="utf-8")
+    page = context.new_page()
+    page.goto(f"{server.url}/new")
+    page.set_input_files("#upload [name=record]", str(upload))
+    page.click("#upload button[type=submit]")
+    page.wait_for_url(f"{server.url}/games/*")
+    page.wait_for_selector("#board[data-ply='5']")
+    page.wait_for_selector(IDLE)
+    # On the board: the captured cell flagged (a shape, with its words), the move's own cells marked.
+    assert page.locator("#board [data-cell='c3'] .mark-flag").count() == 1
+    assert page.locator("#board .mark-flag").count() == 1
+    assert "captured by the last move: White piece" in page.locator("#board [data-cell='c3'] title").first.text_content()
+    assert page.locator("#board [data-cell='c4'] .mark-last").count() == 1
+    assert page.locator("#captures").inner_text() == "Captured by the last move (1): c3 (White piece)"
+    start = boardlab.load("gtbm", size=4).new_game()
+    white_at_start = sum(1 for cell in start.game.cell_contents(start.view(None)) for p in cell.pieces if p.seat == 1)
+    assert f"{white_at_start - 1} on the board" in page.locator("#seats li[data-seat='1']").inner_text()
+    # One move back, nothing had been taken yet.
+    page.click("#moves button[data-ply='4']")
+    page.wait_for_selector("#board[data-ply='4']")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#board .mark-flag").count() == 0 and page.locator("#captures").inner_text() == ""
+    assert f"{white_at_start} on the board" in page.locator("#seats li[data-seat='1']").inner_text()

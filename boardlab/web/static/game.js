@@ -104,8 +104,28 @@
     clicks = board.clicked;
     showLayouts(board);
     showSteps(board);
+    showCaptures(board);
     if (click) say(board.why);
     if (board.move) await sendMove(board.move);
+  }
+
+  // What the shown position's last move took (flagged on the board too), and each seat's pieces left.
+  let pieces = {};
+  function showCaptures(board) {
+    const taken = Object.entries(board.captured);
+    $("captures").replaceChildren(...(taken.length
+      ? [`Captured by the last move (${taken.length}): `, taken.map(([cell, what]) => `${cell} (${what.replace(/^captured by the last move: /, "")})`).join(", ")]
+      : []));
+    pieces = board.pieces;
+    showPieces();
+  }
+
+  function showPieces() {
+    for (const item of document.querySelectorAll("#seats li[data-seat]")) {
+      const count = pieces[item.dataset.seat];
+      const box = item.querySelector(".pieces");
+      if (box) box.textContent = count === undefined ? "" : ` · ${count} on the board`;
+    }
   }
 
   function showLayouts(board) {
@@ -196,7 +216,7 @@
     const last = seat === null ? null : (game.seats.find((s) => s.seat === seat) || {}).label || `seat ${seat}`;
     game = null;
     clicks = [];
-    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers"]) $(id).replaceChildren();
+    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers", "captures"]) $(id).replaceChildren();
     say("");
     $("play").hidden = true;
     $("handover-title").textContent = `Hand over to ${label}`;
@@ -242,6 +262,7 @@
       const item = boardlab.el("li", { "data-seat": s.seat, class: s.seat === game.to_move ? "to-move" : null },
         boardlab.el("strong", {}, s.label), ` ${s.name || "open seat"}`,
         s.seat === seat ? boardlab.el("em", {}, " (you)") : "",
+        boardlab.el("span", { class: "pieces muted" }),
         boardlab.el("span", { class: "clock" }, clock ? clockText(clock) : ""));
       return item;
     }));
@@ -250,6 +271,7 @@
     } else if (game.time.kind === "live") {
       $("seats").append(boardlab.el("li", { class: "muted time" }, `Time: ${game.time.description}`));
     }
+    showPieces();
     showMoves();
     showOffers();
     showInvite();
