@@ -12,6 +12,8 @@ takes nothing; the mover's own pieces leaving a cell (a step, a slide, a self-ca
 {}
 >>> captured_cells(state.play("b3-c4xc3").view(None))
 {'c3': 'captured by the last move: White piece'}
+>>> pieces_on_board(state.play("b3-c4xc3").view(None))
+{0: 4, 1: 3}
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _counts(cells: Iterable[CellContent]) -> Counter[tuple[int, str]]:
 
 def pieces_on_board(view: View) -> dict[int, int]:
     """Seat → how many of its pieces ``view``'s seat sees on the board."""
-    counts: dict[int, int] = {}
+    counts = dict.fromkeys(range(view.game.num_seats), 0)
     for cell in view.game.cell_contents(view):
         for piece in cell.pieces:
             if piece.seat is not None:

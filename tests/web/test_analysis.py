@@ -43,6 +43,7 @@ def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_frien
     page.wait_for_selector("#board[data-ply='1']")
     page.wait_for_selector(IDLE)
     assert page.locator("#hints .hint-move").count() == 0  # the old position's hint is gone
+    assert "0 on the board" in page.locator("#seats li[data-seat='1']").inner_text()  # none of o's yet
     page.click("#hint")  # now for the other person at the table
     page.wait_for_selector("#hints .hint-move")
     assert "for o" in page.locator("#hints").inner_text()
@@ -151,7 +152,8 @@ def test_the_last_moves_captures_are_flagged_and_each_seats_pieces_counted(serve
     # On the board: the captured cell flagged (a shape, with its words), the move's own cells marked.
     assert page.locator("#board [data-cell='c3'] .mark-flag").count() == 1
     assert page.locator("#board .mark-flag").count() == 1
-    assert "captured by the last move: White piece" in page.locator("#board [data-cell='c3'] title").first.text_content()
+    flag_title = page.locator("#board [data-cell='c3'] title").first.text_content()
+    assert "captured by the last move: White piece" in flag_title
     assert page.locator("#board [data-cell='c4'] .mark-last").count() == 1
     assert page.locator("#captures").inner_text() == "Captured by the last move (1): c3 (White piece)"
     start = boardlab.load("gtbm", size=4).new_game()
