@@ -47,6 +47,12 @@ def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_frien
     page.click("#hint")  # now for the other person at the table
     page.wait_for_selector("#hints .hint-move")
     assert "for o" in page.locator("#hints").inner_text()
+    # At the table a takeback is granted at once: the last move (x's) goes, and x is to move again.
+    page.click("#undo")
+    page.wait_for_selector("#board[data-ply='0']")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#seats li[data-seat='0']").get_attribute("class") == "to-move"
+    assert page.locator("#moves li").count() == 0
     # The two at the table agree to a draw with one offer.
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#draw")

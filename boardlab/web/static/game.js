@@ -356,7 +356,12 @@
     if (game && game.your_seats.length > 1 && !confirm("Do all players here agree to a draw?")) return;
     act("draw", { action: "offer", seat });
   });
-  $("undo").addEventListener("click", () => act("undo", { action: "request", seat }));
+  $("undo").addEventListener("click", () => {
+    // Holding every seat (hot-seat), "undo" takes back the last move made, whoever's seat made it.
+    const moves = game ? game.view.moves : [];
+    const asker = game && game.your_seats.length > 1 && moves.length ? moves[moves.length - 1].seat : seat;
+    act("undo", { action: "request", seat: asker });
+  });
 
   $("hint").addEventListener("click", async () => {
     const box = $("hints");
