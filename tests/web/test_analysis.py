@@ -106,6 +106,19 @@ def test_an_uploaded_resigned_record_is_an_analysis_board_with_hints(server: Any
     legal = {m.text for m in boardlab.load("ndengrod", **SMALL).new_game().play("b2").legal_moves()}
     assert hinted and hinted <= legal
     assert page.locator("#hints button").count() == 0  # analysis: shown, not played
+    # From here, a new board where this browser plays every seat: o's move, a hint, the rest of the game.
+    finished_url = page.url
+    page.click("#analyse")
+    page.wait_for_url(lambda url: url != finished_url and "/games/" in url)
+    page.wait_for_selector("#board[data-ply='1'] [data-target]")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#status").get_attribute("data-status") == "active"
+    assert page.locator("#moves li").count() == 1 and page.locator("#analyse").is_hidden()
+    assert _targets(page) == legal and page.locator("#hint").is_visible()
+    page.locator("#board [data-target]").first.click()
+    page.wait_for_selector("#board[data-ply='2']")
+    record = httpx.get(f"{server.url}/api/games/{page.url.rsplit('/', 1)[1]}/record").json()
+    assert record["moves"][0] == "b2" and len(record["moves"]) == 2 and record["result"] is None
 
 
 def test_the_live_clock_ticks_for_a_spectator_and_follows_the_moves(server: Any, context: Any) -> None:

@@ -278,6 +278,7 @@
     const playing = game.status === "active" && game.your_seats.length > 0;
     // Hints: the server says where (games with no other person in them, the analysis board of a finished game).
     $("hint").hidden = !game.can_hint;
+    $("analyse").hidden = !(game.status === "finished" && game.can_hint);  // a seat is to move here
     const shownNow = `${game.version}:${replayPly}`;
     if ($("hints").dataset.shown !== shownNow) { $("hints").replaceChildren(); $("hints").dataset.shown = shownNow; }
     for (const id of ["undo", "draw", "resign"]) $(id).disabled = !playing;
@@ -379,6 +380,24 @@
           c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
     } catch (error) {
       box.replaceChildren(boardlab.el("p", { class: "error" }, error.message));
+    }
+  });
+
+  // A finished game's position opened as a new board (the record up to here, unfinished), where this
+  // browser holds every seat: variations can be played, and hinted.
+  $("analyse").addEventListener("click", async () => {
+    const ply = replayPly === null ? game.ply : replayPly;
+    try {
+      const record = await boardlab.api(`/api/games/${gameId}/record`);
+      const tags = { ...(record.tags || {}) };
+      delete tags.loser;  // the new board is unfinished: nobody has lost it
+      Object.assign(record, { moves: record.moves.slice(0, ply), result: null, termination: null, finished: null, tags });
+      const created = await boardlab.api("/api/games", {
+        method: "POST", body: { record, seats: record.players.map(() => ({ kind: "guest" })) },
+      });
+      boardlab.openCreated(created, null);
+    } catch (error) {
+      say(error.message);
     }
   });
 
