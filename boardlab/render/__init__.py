@@ -23,6 +23,7 @@ import importlib
 from types import ModuleType
 
 from boardlab.core.view import View
+from boardlab.render.captures import captured_cells, pieces_on_board
 from boardlab.render.click import NextSteps, last_move_cells, move_cells, next_steps, step_map, why_not
 from boardlab.render.picture import THEMES, Marks, RenderError, Theme, theme_named
 
@@ -33,10 +34,12 @@ __all__ = [
     "RenderError",
     "Theme",
     "board_svg",
+    "captured_cells",
     "last_move_cells",
     "layouts",
     "move_cells",
     "next_steps",
+    "pieces_on_board",
     "selection_marks",
     "step_map",
     "why_not",

@@ -43,9 +43,16 @@ def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_frien
     page.wait_for_selector("#board[data-ply='1']")
     page.wait_for_selector(IDLE)
     assert page.locator("#hints .hint-move").count() == 0  # the old position's hint is gone
+    assert "0 on the board" in page.locator("#seats li[data-seat='1']").inner_text()  # none of o's yet
     page.click("#hint")  # now for the other person at the table
     page.wait_for_selector("#hints .hint-move")
     assert "for o" in page.locator("#hints").inner_text()
+    # At the table a takeback is granted at once: the last move (x's) goes, and x is to move again.
+    page.click("#undo")
+    page.wait_for_selector("#board[data-ply='0']")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#seats li[data-seat='0']").get_attribute("class") == "to-move"
+    assert page.locator("#moves li").count() == 0
     # The two at the table agree to a draw with one offer.
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#draw")
@@ -99,6 +106,19 @@ def test_an_uploaded_resigned_record_is_an_analysis_board_with_hints(server: Any
     legal = {m.text for m in boardlab.load("ndengrod", **SMALL).new_game().play("b2").legal_moves()}
     assert hinted and hinted <= legal
     assert page.locator("#hints button").count() == 0  # analysis: shown, not played
+    # From here, a new board where this browser plays every seat: o's move, a hint, the rest of the game.
+    finished_url = page.url
+    page.click("#analyse")
+    page.wait_for_url(lambda url: url != finished_url and "/games/" in url)
+    page.wait_for_selector("#board[data-ply='1'] [data-target]")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#status").get_attribute("data-status") == "active"
+    assert page.locator("#moves li").count() == 1 and page.locator("#analyse").is_hidden()
+    assert _targets(page) == legal and page.locator("#hint").is_visible()
+    page.locator("#board [data-target]").first.click()
+    page.wait_for_selector("#board[data-ply='2']")
+    record = httpx.get(f"{server.url}/api/games/{page.url.rsplit('/', 1)[1]}/record").json()
+    assert record["moves"][0] == "b2" and len(record["moves"]) == 2 and record["result"] is None
 
 
 def test_the_live_clock_ticks_for_a_spectator_and_follows_the_moves(server: Any, context: Any) -> None:
@@ -131,3 +151,36 @@ def test_the_live_clock_ticks_for_a_spectator_and_follows_the_moves(server: Any,
     before = clock(1)
     page.clock.run_for(7_000)
     assert clock(1) <= before - 6 and abs(clock(0) - after[0]) <= 1
+
+
+def test_the_last_moves_captures_are_flagged_and_each_seats_pieces_counted(server: Any, context: Any,
+                                                                         tmp_path: Path) -> None:
+    state = boardlab.load("gtbm", size=4).new_game()
+    for move in ("b1-a2", "c4-d3", "a2-b3", "d4-c3", "b3-c4xc3"):  # the last takes White's c3
+        state = state.play(move)
+    upload = tmp_path / "gtbm.json"
+    upload.write_text(json.dumps(records.GameRecord.from_state(state, players=["a", "b"]).to_dict()),
+                      encoding="utf-8")
+    page = context.new_page()
+    page.goto(f"{server.url}/new")
+    page.set_input_files("#upload [name=record]", str(upload))
+    page.click("#upload button[type=submit]")
+    page.wait_for_url(f"{server.url}/games/*")
+    page.wait_for_selector("#board[data-ply='5']")
+    page.wait_for_selector(IDLE)
+    # On the board: the captured cell flagged (a shape, with its words), the move's own cells marked.
+    assert page.locator("#board [data-cell='c3'] .mark-flag").count() == 1
+    assert page.locator("#board .mark-flag").count() == 1
+    flag_title = page.locator("#board [data-cell='c3'] title").first.text_content()
+    assert "captured by the last move: White piece" in flag_title
+    assert page.locator("#board [data-cell='c4'] .mark-last").count() == 1
+    assert page.locator("#captures").inner_text() == "Captured by the last move (1): c3 (White piece)"
+    start = boardlab.load("gtbm", size=4).new_game()
+    white_at_start = sum(1 for cell in start.game.cell_contents(start.view(None)) for p in cell.pieces if p.seat == 1)
+    assert f"{white_at_start - 1} on the board" in page.locator("#seats li[data-seat='1']").inner_text()
+    # One move back, nothing had been taken yet.
+    page.click("#moves button[data-ply='4']")
+    page.wait_for_selector("#board[data-ply='4']")
+    page.wait_for_selector(IDLE)
+    assert page.locator("#board .mark-flag").count() == 0 and page.locator("#captures").inner_text() == ""
+    assert f"{white_at_start} on the board" in page.locator("#seats li[data-seat='1']").inner_text()

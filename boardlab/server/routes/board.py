@@ -8,6 +8,7 @@ other seat's hidden stones.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
@@ -37,6 +38,10 @@ class BoardOut(BaseModel):
     buttons: list[str] = Field(description="steps that are no cells (pass, …) and may come next")
     move: str | None = Field(description="the whole move the clicks make, ready to send")
     why: str = Field(description="why the last click was refused ('' when it was taken)")
+    captured: dict[str, str] = Field(description="cells where the shown position's last move captured, with what "
+                                                 "it took (marked on the board with a flag)")
+    pieces: dict[int, int] = Field(description="seat → its pieces on the board (games without hidden pieces; "
+                                               "empty in HMDG)")
 
 
 def _steps(text: str) -> tuple[str, ...]:
@@ -97,9 +102,12 @@ def board(game_id: GameId, caller: Caller, service: Service,
             "you are watching: you hold no seat in this game" if viewer is None else render.why_not(view, (), click))
     following = render.next_steps(view, kept) if playing else render.NextSteps((), None)
     cells = set(view.game.cell_names())
-    marks = render.selection_marks(view, kept) if playing else None
-    svg = render.board_svg(view, marks=marks, layout=chosen)
+    captured = render.captured_cells(view)
+    marks = render.selection_marks(view, kept) if playing else render.Marks()
+    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen)
+    pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
     return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
                     clicked=list(kept),                    targets=[s for s in following.steps if s in cells],
                     buttons=[s for s in following.steps if s not in cells],
-                    move=following.move.text if following.move is not None else None, why=why)
+                    move=following.move.text if following.move is not None else None, why=why,
+                    captured=captured, pieces=pieces)

@@ -104,8 +104,28 @@
     clicks = board.clicked;
     showLayouts(board);
     showSteps(board);
+    showCaptures(board);
     if (click) say(board.why);
     if (board.move) await sendMove(board.move);
+  }
+
+  // What the shown position's last move took (flagged on the board too), and each seat's pieces left.
+  let pieces = {};
+  function showCaptures(board) {
+    const taken = Object.entries(board.captured);
+    $("captures").replaceChildren(...(taken.length
+      ? [`Captured by the last move (${taken.length}): `, taken.map(([cell, what]) => `${cell} (${what.replace(/^captured by the last move: /, "")})`).join(", ")]
+      : []));
+    pieces = board.pieces;
+    showPieces();
+  }
+
+  function showPieces() {
+    for (const item of document.querySelectorAll("#seats li[data-seat]")) {
+      const count = pieces[item.dataset.seat];
+      const box = item.querySelector(".pieces");
+      if (box) box.textContent = count === undefined ? "" : ` · ${count} on the board`;
+    }
   }
 
   function showLayouts(board) {
@@ -196,7 +216,7 @@
     const last = seat === null ? null : (game.seats.find((s) => s.seat === seat) || {}).label || `seat ${seat}`;
     game = null;
     clicks = [];
-    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers"]) $(id).replaceChildren();
+    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers", "captures"]) $(id).replaceChildren();
     say("");
     $("play").hidden = true;
     $("handover-title").textContent = `Hand over to ${label}`;
@@ -242,6 +262,7 @@
       const item = boardlab.el("li", { "data-seat": s.seat, class: s.seat === game.to_move ? "to-move" : null },
         boardlab.el("strong", {}, s.label), ` ${s.name || "open seat"}`,
         s.seat === seat ? boardlab.el("em", {}, " (you)") : "",
+        boardlab.el("span", { class: "pieces muted" }),
         boardlab.el("span", { class: "clock" }, clock ? clockText(clock) : ""));
       return item;
     }));
@@ -250,12 +271,14 @@
     } else if (game.time.kind === "live") {
       $("seats").append(boardlab.el("li", { class: "muted time" }, `Time: ${game.time.description}`));
     }
+    showPieces();
     showMoves();
     showOffers();
     showInvite();
     const playing = game.status === "active" && game.your_seats.length > 0;
     // Hints: the server says where (games with no other person in them, the analysis board of a finished game).
     $("hint").hidden = !game.can_hint;
+    $("analyse").hidden = !(game.status === "finished" && game.can_hint);  // a seat is to move here
     const shownNow = `${game.version}:${replayPly}`;
     if ($("hints").dataset.shown !== shownNow) { $("hints").replaceChildren(); $("hints").dataset.shown = shownNow; }
     for (const id of ["undo", "draw", "resign"]) $(id).disabled = !playing;
@@ -334,7 +357,12 @@
     if (game && game.your_seats.length > 1 && !confirm("Do all players here agree to a draw?")) return;
     act("draw", { action: "offer", seat });
   });
-  $("undo").addEventListener("click", () => act("undo", { action: "request", seat }));
+  $("undo").addEventListener("click", () => {
+    // Holding every seat (hot-seat), "undo" takes back the last move made, whoever's seat made it.
+    const moves = game ? game.view.moves : [];
+    const asker = game && game.your_seats.length > 1 && moves.length ? moves[moves.length - 1].seat : seat;
+    act("undo", { action: "request", seat: asker });
+  });
 
   $("hint").addEventListener("click", async () => {
     const box = $("hints");
@@ -352,6 +380,24 @@
           c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
     } catch (error) {
       box.replaceChildren(boardlab.el("p", { class: "error" }, error.message));
+    }
+  });
+
+  // A finished game's position opened as a new board (the record up to here, unfinished), where this
+  // browser holds every seat: variations can be played, and hinted.
+  $("analyse").addEventListener("click", async () => {
+    const ply = replayPly === null ? game.ply : replayPly;
+    try {
+      const record = await boardlab.api(`/api/games/${gameId}/record`);
+      const tags = { ...(record.tags || {}) };
+      delete tags.loser;  // the new board is unfinished: nobody has lost it
+      Object.assign(record, { moves: record.moves.slice(0, ply), result: null, termination: null, finished: null, tags });
+      const created = await boardlab.api("/api/games", {
+        method: "POST", body: { record, seats: record.players.map(() => ({ kind: "guest" })) },
+      });
+      boardlab.openCreated(created, null);
+    } catch (error) {
+      say(error.message);
     }
   });
 
