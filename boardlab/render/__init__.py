@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from xml.sax.saxutils import escape
 
 from boardlab.core.view import View
 from boardlab.render.captures import captured_cells, pieces_on_board
 from boardlab.render.click import NextSteps, last_move_cells, move_cells, next_steps, step_map, why_not
+from boardlab.render.common import turn_text
 from boardlab.render.picture import THEMES, Marks, RenderError, Theme, theme_named
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "pieces_on_board",
     "selection_marks",
     "step_map",
+    "turn_text",
     "why_not",
 ]
 
@@ -68,7 +71,8 @@ def layouts(game_id: str) -> tuple[str, ...]:
 
 
 def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
-              theme: Theme | str = "default", layout: str | None = None, blank: bool = False) -> str:
+              theme: Theme | str = "default", layout: str | None = None, blank: bool = False,
+              turn: str | None = None) -> str:
     """The board as ``view``'s seat sees it, as a standalone SVG document (a string).
 
     ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
@@ -77,7 +81,9 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     (Möbiatus: ``"faces"``, the two flat boards, ``"strip"``, the Möbius strip in perspective, or
     ``"bands"``, the flat boards cut into short bands for phones; HMDG: the announcements ``"beside"``
     or ``"below"`` the board). ``blank``: every cell empty, no turn or score, only the board, its
-    coordinates and a legend (the board to print, :mod:`boardlab.printing`).
+    coordinates and a legend (the board to print, :mod:`boardlab.printing`). ``turn``: the words
+    for whose turn it is, or how the game ended, where the caller knows more than the position (a
+    server's resignations, timeouts and agreements; an earlier position of a finished game).
     Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
     """
     module = _renderer(view.game.id)
@@ -89,7 +95,9 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
         marks = Marks(last_move_cells(view), marks.selected, marks.targets, marks.flagged, marks.heat,
                       marks.heat_title)
     picture, title, description = module.draw(view, marks, theme_named(theme), chosen, blank)
-    return str(picture.svg(title, description, size))
+    drawn = str(picture.svg(title, description, size))
+    # Every renderer writes the turn with turn_text (caption and description): one place to replace it.
+    return drawn.replace(escape(turn_text(view)), escape(turn)) if turn is not None and not blank else drawn
 
 
 def selection_marks(view: View, prefix: tuple[str, ...]) -> Marks:

@@ -120,3 +120,21 @@ def test_a_step_back_through_a_finished_game_says_where_and_how_it_ended(sqlite_
     assert api.show(game_id)["view"]["description"] == "Game over: o resigned; x won."
     assert api.show(game_id, ply=0)["view"]["description"] == \
         "After move 0 of 2: x to move. Game over: o resigned; x won."
+
+
+def test_a_hint_is_searched_on_the_asking_seats_view_only() -> None:
+    """Two HMDG games that differ only where seat 0 hid its stones (tests/server/test_security.py's
+    pair): seat 1's hint, with the same seed, is the same in both, so it can tell nothing of them."""
+    from boardlab.server import ai
+    from tests.server.test_security import HMDG, MOVES_A, MOVES_B
+
+    # After six moves seat 1 is to move; seat 0 has hidden two stones, on different points in each game.
+    hints = [ai.analyse(ai.Job("hmdg", HMDG, None, moves[:6], 1, ai.HINT_AGENT, seed=7))
+             for moves in (MOVES_A, MOVES_B)]
+    assert hints[0]["candidates"] and hints[0] == hints[1]
+    # Seat 0's own hint knows its stones, so the two games may differ for it; both are its legal moves.
+    state = boardlab.load("hmdg", **HMDG).new_game()
+    for move in MOVES_A:
+        state = state.play(move)
+    own = ai.analyse(ai.Job("hmdg", HMDG, None, MOVES_A, 0, ai.HINT_AGENT, seed=7))
+    assert {c["move"] for c in own["candidates"]} <= {m.text for m in state.view(0).legal_moves()}

@@ -93,11 +93,18 @@ def test_an_uploaded_resigned_record_is_an_analysis_board_with_hints(server: Any
     page.wait_for_selector("#status[data-status=finished]")
     page.wait_for_selector(IDLE)
     assert page.locator("#status").inner_text() == "Game over: o resigned; x won."
+    caption = page.locator("#board svg").text_content()  # the board's own words agree: nobody's turn
+    assert "Game over: o resigned; x won." in caption and "your turn" not in caption
     # One move back: the page says where it is and how the game ended, and the computer analyses it.
     page.click("#moves button[data-ply='1']")
     page.wait_for_selector("#board[data-ply='1']")
     page.wait_for_selector(IDLE)
     assert page.locator("#status").inner_text() == "After move 1 of 2: o to move. Game over: o resigned; x won."
+    caption = page.locator("#board svg").text_content()
+    assert "o to move (seat 1), ply 1" in caption and "your turn" not in caption
+    # The move list still holds every move, the one shown marked: the next position is a click away.
+    assert page.locator("#moves li").count() == 2
+    assert page.locator("#moves button.current").get_attribute("data-ply") == "1"
     assert page.locator("#hint").is_visible()
     page.click("#hint")
     page.wait_for_selector("#hints .hint-move")

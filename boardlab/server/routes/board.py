@@ -18,7 +18,7 @@ from boardlab import render
 from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.errors import BoardlabError
-from boardlab.server import play
+from boardlab.server import play, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
 
@@ -74,6 +74,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
         state: State = play.current_state(session, row, service.cache)
         viewer = play.viewing_seat(row, caller, seat)
         version, current, active = row.version, row.ply, row.status == "active"
+        # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
+        ending = views.describe(row, state.view(viewer)) if row.status == "finished" else None
     if ply is not None and not 0 <= ply <= current:
         raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {current}")
     shown = state
@@ -104,7 +106,10 @@ def board(game_id: GameId, caller: Caller, service: Service,
     cells = set(view.game.cell_names())
     captured = render.captured_cells(view)
     marks = render.selection_marks(view, kept) if playing else render.Marks()
-    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen)
+    turn = None
+    if ending is not None:  # a finished game: its end, or whose turn it was (nobody's to play now)
+        turn = ending if shown is state else render.turn_text(shown.view(None))
+    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn)
     pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
     return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
                     clicked=list(kept),                    targets=[s for s in following.steps if s in cells],

@@ -293,9 +293,14 @@
     startClock();
   }
 
+  // Stepping back, the list keeps every move (as this seat knew them at the game's position), so that
+  // any later position is one click away too.
+  let wholeList = null;  // {seat, moves} from the last look at the game now
   function showMoves() {
     const list = $("moves");
-    list.replaceChildren(...game.view.moves.map((m) => {
+    if (replayPly === null) wholeList = { seat, moves: game.view.moves };
+    const moves = replayPly !== null && wholeList && wholeList.seat === seat ? wholeList.moves : game.view.moves;
+    list.replaceChildren(...moves.map((m) => {
       const current = replayPly === null ? game.view.ply : replayPly;
       const button = boardlab.el("button", {
         type: "button", class: m.ply + 1 === current ? "move current" : "move", "data-ply": m.ply + 1,
