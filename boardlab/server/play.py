@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import RowMapping, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, joinedload
@@ -240,18 +240,30 @@ def lock_game_core(session: Session, game_id: int) -> tuple[GameRow, Snapshot]:
     rows = session.connection().execute(_LOCK, {"game_id": game_id}).all()
     if not rows:
         raise NotFound(f"no game {game_id}")
-    row = GameRow(**{key: rows[0]._mapping[key] for key in _GAME_KEYS})
-    for found in rows:
-        row.seats.append(_seat_of(found._mapping))
-    return row, Snapshot({key: getattr(row, key) for key in _CHANGING},
-                         {seat.seat: seat.remaining_seconds for seat in row.seats})
+    first = rows[0]._mapping
+    seats = [_seat_of(found._mapping) for found in rows]
+    row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
+    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: seat.remaining_seconds for seat in seats})
+
+
+_T = TypeVar("_T", GameRow, Seat, User)
+
+
+def _loaded(cls: type[_T], values: dict[str, Any]) -> _T:
+    """An instance of ``cls`` holding ``values`` as loaded, filled the way the ORM's own loader fills
+    one (into its ``__dict__``, without the change events that its constructor fires for each field,
+    which cost more than the query). Transient: never added to a session."""
+    instance: _T = cls._sa_class_manager.new_instance()  # type: ignore[attr-defined]
+    instance.__dict__.update(values)
+    return instance
 
 
 def _seat_of(values: RowMapping) -> Seat:
-    seat = Seat(game_id=values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS})
-    if seat.user_id is not None:
-        seat.user = User(id=seat.user_id, name=values["user_name"], email=values["user_email"])
-    return seat
+    user_id = values["seat_user_id"]
+    user = None if user_id is None else \
+        _loaded(User, {"id": user_id, "name": values["user_name"], "email": values["user_email"]})
+    return _loaded(Seat, {"game_id": values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS},
+                          "user": user})
 
 
 def write_back(session: Session, row: GameRow, as_read: Snapshot) -> None:
