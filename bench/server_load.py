@@ -9,7 +9,7 @@ Each player registers, starts a game in which it holds both seats (a board of it
 every ``--think`` seconds (a person's pace, compressed), starting a new game when one ends. The
 latency is the time from sending a move to its answer, measured by the client. The client runs in
 this process, on the same machine as the server: its CPU time is the server's loss, so the figures
-are a floor. Not a test: nothing is asserted.
+are a floor (both are printed, in ms of CPU a move). Not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -120,16 +120,70 @@ class Figures:
         self.errors[key] = self.errors.get(key, 0) + 1
 
 
+class Http:
+    """One keep-alive HTTP/1.1 connection to the server over loopback, as a browser or the CLI holds one.
+
+    A small client on asyncio's streams rather than httpx: the client shares the machine's cores with
+    the server, and httpx spent about as much CPU on a move as the server did. It sends each request
+    whole and reads the answer (status line, headers, ``Content-Length`` bytes of JSON).
+    """
+
+    IDLE = 3.0  # seconds: reconnect rather than reuse a connection the server may be closing (uvicorn: 5)
+
+    def __init__(self, url: str) -> None:
+        host, _, port = url.removeprefix("http://").partition(":")
+        self.host, self.port = host, int(port)
+        self.headers = f"Host: {url.removeprefix('http://')}\r\nContent-Type: application/json\r\n"
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.used = 0.0
+
+    def authorise(self, token: str) -> None:
+        self.headers += f"Authorization: Bearer {token}\r\n"
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        if self.writer is None or self.reader is None or self.reader.at_eof() \
+                or time.perf_counter() - self.used > self.IDLE:
+            await self.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        payload = b"" if body is None else json.dumps(body).encode()
+        self.writer.write(f"{method} {path} HTTP/1.1\r\n{self.headers}Content-Length: {len(payload)}\r\n\r\n"
+                          .encode() + payload)
+        try:
+            head = await self.reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split(" ", 2)[1])
+            fields = {name.strip().lower(): value.strip() for name, _, value in
+                      (line.partition(":") for line in lines[1:] if line)}
+            if "content-length" not in fields:
+                raise ConnectionError(f"answer without Content-Length ({fields.get('transfer-encoding')})")
+            data = await self.reader.readexactly(int(fields["content-length"]))
+        except BaseException:
+            await self.close()
+            raise
+        if fields.get("connection", "").lower() == "close":
+            await self.close()
+        self.used = time.perf_counter()
+        return status, json.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(OSError):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+
 async def player(number: int, url: str, args: argparse.Namespace, figures: Figures) -> None:
     rng = random.Random(number)
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+    http = Http(url)
+    try:
         async with figures.registering:
-            response = await client.post("/api/register", json={"name": f"p{number}_{os.getpid()}",
-                                                                "password": "benchmark password"})
-        response.raise_for_status()
-        client.headers["Authorization"] = f"Bearer {response.json()['token']}"
-        client.cookies.clear()
+            status, answer = await http.request("POST", "/api/register", {"name": f"p{number}_{os.getpid()}",
+                                                                           "password": "benchmark password"})
+        if status != 201:
+            raise SystemExit(f"registration failed: {status} {answer}")
+        http.authorise(answer["token"])
         body = {"game": args.game, "options": dict(o.split("=", 1) for o in args.option),
                 "seats": [{"kind": "me"}] * args.seats}
         figures.ready += 1
@@ -139,34 +193,38 @@ async def player(number: int, url: str, args: argparse.Namespace, figures: Figur
         while time.perf_counter() < figures.stop:
             if game is None or game["status"] != "active":
                 try:
-                    created = await client.post("/api/games", json=body)
-                except httpx.HTTPError as error:  # e.g. a keep-alive connection the server closed while idle
+                    status, created = await http.request("POST", "/api/games", body)
+                except (OSError, asyncio.IncompleteReadError) as error:
                     figures.error(type(error).__name__)
                     continue
-                if created.status_code != 201:
-                    figures.error(created.status_code)
+                if status != 201:
+                    figures.error(status)
                     await asyncio.sleep(args.think)
                     continue
-                game = created.json()["game"]
+                game = created["game"]
                 figures.games += 1
             move = rng.choice(game["view"]["legal_moves"])
             sent = time.perf_counter()
             try:
-                response = await client.post(f"/api/games/{game['id']}/moves", json={"ply": game["ply"], "move": move})
-            except httpx.HTTPError as error:
+                status, answer = await http.request("POST", f"/api/games/{game['id']}/moves",
+                                                    {"ply": game["ply"], "move": move})
+            except (OSError, asyncio.IncompleteReadError) as error:
                 figures.error(type(error).__name__)
+                game = None
                 continue
             took = time.perf_counter() - sent
-            if response.status_code != 201:
-                figures.error(response.status_code)
+            if status != 201:
+                figures.error(status)
                 game = None
                 continue
             if sent + took <= figures.stop:
                 figures.latencies.append(took)
-            game = response.json()
+            game = answer
             if game["status"] == "finished":
                 figures.finished += 1
             await asyncio.sleep(max(0.0, args.think - took))
+    finally:
+        await http.close()
 
 
 async def run(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -177,13 +235,17 @@ async def run(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
         for task in tasks:
             if task.done() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
+    print(f"{args.players} players ready (server pid {pid}); measuring for {args.seconds:g} s", file=sys.stderr,
+          flush=True)
     load_before = os.getloadavg()
     cpu_before = cpu_seconds(pid)
+    client_before = time.process_time()
     began = time.perf_counter()
     figures.stop = began + args.seconds
     figures.start.set()
     await asyncio.gather(*tasks)
     server_cpu = cpu_seconds(pid) - cpu_before
+    client_cpu = time.process_time() - client_before
     elapsed = args.seconds
     latencies = sorted(figures.latencies)
 
@@ -197,6 +259,7 @@ async def run(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
         "p50_ms": round(quantile(0.50), 1), "p99_ms": round(quantile(0.99), 1),
         "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else None,
         "server_cpu_ms_per_move": round(server_cpu * 1000 / max(1, len(latencies)), 2),
+        "client_cpu_ms_per_move": round(client_cpu * 1000 / max(1, len(latencies)), 2),
         "games_started": figures.games, "games_finished": figures.finished, "errors": figures.errors,
         "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
     }
@@ -230,6 +293,7 @@ def main() -> None:
         print(f"  latency        p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, mean {result['mean_ms']} ms")
         print(f"  server CPU     {result['server_cpu_ms_per_move']} ms a move (all its processes; "
               f"includes starting games)")
+        print(f"  client CPU     {result['client_cpu_ms_per_move']} ms a move (this process, on the same cores)")
         print(f"  games          {result['games_started']} started, {result['games_finished']} finished")
         print(f"  errors         {result['errors'] or 'none'}")
         print(f"  load average   {result['load_before']} before, {result['load_after']} after")

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
@@ -57,6 +57,23 @@ class Database:
                 session.rollback()
                 raise
             session.commit()
+
+    @contextmanager
+    def write_core(self) -> Iterator[Connection]:
+        """Like :meth:`write`, as a bare connection: the move path's Core statements need no ORM
+        session, whose set-up and commit cost more than the transaction's own work."""
+        if not self.is_sqlite:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        with self._write_lock, self.engine.connect() as connection:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.rollback()
+                raise
+            connection.commit()
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -16,7 +16,7 @@ import logging
 import threading
 from collections.abc import Iterable
 
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 from sqlalchemy.orm import Session
 
 log = logging.getLogger("boardlab.server")
@@ -80,7 +80,7 @@ class LocalNotifier:
     def __init__(self, broker: Broker) -> None:
         self.broker = broker
 
-    def stage(self, session: Session, channels: list[str]) -> None:
+    def stage(self, session: Session | Connection, channels: list[str]) -> None:
         pass
 
     def committed(self, channels: list[str]) -> None:
@@ -103,7 +103,7 @@ class PostgresNotifier:
         self._thread: threading.Thread | None = None
         self.listening = threading.Event()
 
-    def stage(self, session: Session, channels: list[str]) -> None:
+    def stage(self, session: Session | Connection, channels: list[str]) -> None:
         for channel in channels:
             session.execute(text("SELECT pg_notify(:name, :payload)"), {"name": CHANNEL, "payload": channel})
 

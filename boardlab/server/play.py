@@ -12,9 +12,9 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import RowMapping, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, RowMapping, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, joinedload
 
 from boardlab import records
@@ -79,13 +79,13 @@ class MoveInfo(NamedTuple):
     seconds: float
 
 
-def move_infos(session: Session, game_id: int) -> list[MoveInfo]:
+def move_infos(session: Session | Connection, game_id: int) -> list[MoveInfo]:
     return [MoveInfo(*r) for r in session.execute(
         select(MoveRow.ply, MoveRow.seat, MoveRow.at, MoveRow.seconds)
         .where(MoveRow.game_id == game_id).order_by(MoveRow.ply))]
 
 
-def known_moves(session: Session, row: GameRow, cache: StateCache) -> list[MoveInfo]:
+def known_moves(session: Session | Connection, row: GameRow, cache: StateCache) -> list[MoveInfo]:
     found = cache.moves(row)
     if found is None:
         found = move_infos(session, row.id)
@@ -129,11 +129,11 @@ class StateCache:
         self._states.pop(game_id, None)
 
 
-def move_texts(session: Session, game_id: int) -> list[str]:
+def move_texts(session: Session | Connection, game_id: int) -> list[str]:
     return list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
 
 
-def current_state(session: Session, row: GameRow, cache: StateCache) -> State:
+def current_state(session: Session | Connection, row: GameRow, cache: StateCache) -> State:
     state = cache.get(row)
     if state is None:
         moves = move_texts(session, row.id)
@@ -238,30 +238,41 @@ class Snapshot(NamedTuple):
     clocks: dict[int, float | None]
 
 
-def lock_game_core(session: Session, game_id: int) -> tuple[GameRow, Snapshot]:
+def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
     database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    rows = session.connection().execute(_LOCK, {"game_id": game_id}).all()
+    rows = connection.execute(_LOCK, {"game_id": game_id}).all()
     if not rows:
         raise NotFound(f"no game {game_id}")
-    row = GameRow(**{key: rows[0]._mapping[key] for key in _GAME_KEYS})
-    for found in rows:
-        row.seats.append(_seat_of(found._mapping))
-    return row, Snapshot({key: getattr(row, key) for key in _CHANGING},
-                         {seat.seat: seat.remaining_seconds for seat in row.seats})
+    first = rows[0]._mapping
+    seats = [_seat_of(found._mapping) for found in rows]
+    row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
+    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: seat.remaining_seconds for seat in seats})
+
+
+_T = TypeVar("_T", GameRow, Seat, User)
+
+
+def _loaded(cls: type[_T], values: dict[str, Any]) -> _T:
+    """An instance of ``cls`` holding ``values`` as loaded, filled the way the ORM's own loader fills
+    one (into its ``__dict__``, without the change events that its constructor fires for each field,
+    which cost more than the query). Transient: never added to a session."""
+    instance: _T = cls._sa_class_manager.new_instance()  # type: ignore[attr-defined]
+    instance.__dict__.update(values)
+    return instance
 
 
 def _seat_of(values: RowMapping) -> Seat:
-    seat = Seat(game_id=values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS})
-    if seat.user_id is not None:
-        seat.user = User(id=seat.user_id, name=values["user_name"], email=values["user_email"])
-    return seat
+    user_id = values["seat_user_id"]
+    user = None if user_id is None else \
+        _loaded(User, {"id": user_id, "name": values["user_name"], "email": values["user_email"]})
+    return _loaded(Seat, {"game_id": values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS},
+                          "user": user})
 
 
-def write_back(session: Session, row: GameRow, as_read: Snapshot) -> None:
+def write_back(connection: Connection, row: GameRow, as_read: Snapshot) -> None:
     """Store ``row``'s changeable fields: one UPDATE of the game, conditional on the version it was
     read at (a second guard beside the lock), and one per seat whose clock changed."""
-    connection = session.connection()
     done = connection.execute(_UPDATE_GAME, {"game_id": row.id, "read_version": as_read.game["version"],
                                              **{f"new_{key}": getattr(row, key) for key in _CHANGING}})
     if done.rowcount != 1:
@@ -451,10 +462,10 @@ class Moved:
     moves: list[MoveInfo] = field(default_factory=list)
 
 
-def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
+def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
          cache: StateCache, version: int | None = None) -> Moved:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``."""
-    row, as_read = lock_game_core(session, game_id)
+    row, as_read = lock_game_core(connection, game_id)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
@@ -472,14 +483,14 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
     at = clocks.now()
     if row.deadline is not None and row.deadline <= at:
         timeout(row, at)
-        write_back(session, row, as_read)
-        return Moved(row, current_state(session, row, cache), timed_out=True)
-    state = current_state(session, row, cache)
-    before = known_moves(session, row, cache)
+        write_back(connection, row, as_read)
+        return Moved(row, current_state(connection, row, cache), timed_out=True)
+    state = current_state(connection, row, cache)
+    before = known_moves(connection, row, cache)
     after = state.play(text)
     assert after.last_move is not None
     spent = clocks.seconds_between(row.turn_started_at, at)
-    session.connection().execute(_INSERT_MOVE, {"game_id": row.id, "ply": row.ply, "text": after.last_move.text,
+    connection.execute(_INSERT_MOVE, {"game_id": row.id, "ply": row.ply, "text": after.last_move.text,
                                                 "seat": seat, "at": at, "seconds": spent})
     moves = [*before, MoveInfo(row.ply, seat, at, spent)]
     mover = next(s for s in row.seats if s.seat == seat)
@@ -493,7 +504,7 @@ def move(session: Session, actor: Actor | None, game_id: int, ply: int, text: st
         finish(row, list(after.result), RULES, None, at)
     else:
         _start_turn(row, at)
-    write_back(session, row, as_read)
+    write_back(connection, row, as_read)
     return Moved(row, after, moves=moves)
 
 

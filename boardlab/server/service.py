@@ -13,7 +13,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import Connection, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -205,9 +205,9 @@ class GameService:
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None) -> play.Moved:
         try:
-            with self.db.write() as session:
-                moved = play.move(session, actor, game_id, ply, text, seat, self.cache, version)
-                self._stage(session, moved.row)
+            with self.db.write_core() as connection:
+                moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version)
+                self._stage(connection, moved.row)
         except IntegrityError:  # another move for this ply got in first (another worker)
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
@@ -311,7 +311,7 @@ class GameService:
         users = {s.user_id for s in row.seats if s.user_id is not None}
         return [f"game:{row.id}", *(f"user:{u}" for u in sorted(users)), "lobby"]
 
-    def _stage(self, session: Session, row: GameRow) -> None:
+    def _stage(self, session: Session | Connection, row: GameRow) -> None:
         self.notifier.stage(session, self._channels(row))
 
     def _state_after(self, row: GameRow) -> State:

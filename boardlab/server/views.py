@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from boardlab.core.state import State
@@ -78,6 +79,14 @@ def describe(row: GameRow, view: View, end_reason: str | None = None) -> str:
     return f"{label(view.to_move)} to move (seat {view.to_move})."
 
 
+@lru_cache(maxsize=1 << 16)
+def move_out(ply: int, seat: int, text: str, at: datetime, seconds: float) -> MoveOut:
+    """One entry of a move list. Every answer lists every move so far, and a game's moves do not change:
+    each entry is made once and shared (a model depends only on these values, and none is changed once
+    made), so that a move does not cost more as the game gets longer."""
+    return MoveOut(ply=ply, seat=seat, text=text, at=utc(at) or at, seconds=seconds)
+
+
 def _ending(row: GameRow, label: Callable[[int], str], reason: str | None) -> str:
     assert row.result is not None
     winners = " and ".join(label(s) for s, score in enumerate(row.result) if score == 1)
@@ -107,8 +116,7 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
                     + [legal_move.text]
     # Under perfect information the view is the state, whose moves already carry their text.
     history = view.state.history() if game.info.perfect_information else view.history()
-    moves = [MoveOut(ply=m.ply, seat=m.seat, text=history[m.ply].text, at=utc(m.at) or m.at, seconds=m.seconds)
-             for m in move_rows if m.ply < len(history)]
+    moves = [move_out(m.ply, m.seat, history[m.ply].text, m.at, m.seconds) for m in move_rows if m.ply < len(history)]
     result = list(view.result) if view.result is not None else None
     return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
                    position=view.to_text(), board=str(view), description=describe(row, view, end_reason),

@@ -323,12 +323,24 @@ class Ndengrod(Game):
 
     def render(self, view: View) -> str:
         """The board in the seed's style: row letters at the left, diagonal numbers above and right."""
-        data = view.data
+        lines, places = self._drawing()
+        rows = [list(line) for line in lines]
+        for stone, (line, column) in zip(view.data[k.BOARD: k.BOARD + self.cells].tolist(), places, strict=True):
+            rows[line][column] = "." if stone == 0 else COLOURS[stone - 1]
+        return "\n".join("".join(row) for row in rows)
+
+    def _drawing(self) -> tuple[list[str], list[tuple[int, int]]]:
+        """The empty board's lines and each cell's (line, column) in them: drawn once per board, since a
+        server draws the board for every answer (a stone is never a space, so no line gets shorter)."""
+        found: tuple[list[str], list[tuple[int, int]]] | None = getattr(self, "_drawn", None)
+        if found is not None:
+            return found
         topology = self._topology
         layout = hex_layout(topology)
         margin = 3
         top_lines = 2
         grid: dict[tuple[int, int], str] = {}
+        places: list[tuple[int, int]] = []
 
         def put(line: int, column: int, text: str) -> None:
             for i, char in enumerate(text):
@@ -336,9 +348,9 @@ class Ndengrod(Game):
 
         first_in_row: dict[int, int] = {}
         first_on_diag: dict[int, tuple[int, int]] = {}
-        for cell, ((row, diag), (line, column)) in enumerate(zip(topology.coords, layout, strict=True)):
-            stone = int(data[k.BOARD + cell])
-            put(line, column, "." if stone == 0 else COLOURS[stone - 1])
+        for (row, diag), (line, column) in zip(topology.coords, layout, strict=True):
+            put(line, column, ".")
+            places.append((line + top_lines, column + margin))
             first_in_row.setdefault(row, column)
             first_on_diag.setdefault(diag, (line, column))
         for row, column in first_in_row.items():
@@ -352,7 +364,8 @@ class Ndengrod(Game):
             columns = [c for (ln, c) in grid if ln == line]
             width = max(columns) + 1 if columns else 0
             text_lines.append("".join(grid.get((line, c), " ") for c in range(width)).rstrip())
-        return "\n".join(text_lines)
+        self._drawn = (text_lines, places)
+        return self._drawn
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
 
