@@ -28,6 +28,7 @@ from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
 from boardlab.server.play import Actor
+from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
     CreatedGameOut,
     CreateGameRequest,
@@ -59,6 +60,7 @@ class GameService:
         self.notifier: LocalNotifier | PostgresNotifier = (
             LocalNotifier(self.broker) if self.db.is_sqlite else PostgresNotifier(self.broker, settings.db_url))
         self.ai = ai.AIPool(settings.ai_workers)
+        self.hint_limit = RateLimit("hint requests", settings.hint_burst, settings.hints_per_minute)
         self.mailer = Mailer(settings.smtp_address, settings.mail_from)
         self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
         self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)

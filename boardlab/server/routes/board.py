@@ -66,6 +66,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
           layout: Annotated[str | None, Query(max_length=20, description="one of the game's layouts")] = None,
           clicks: Annotated[str, Query(max_length=400, description="the clicks so far, comma-separated")] = "",
           click: Annotated[str | None, Query(max_length=40, description="a new click to add to them")] = None,
+          width: Annotated[int | None, Query(ge=100, le=10_000, description="the width in CSS pixels the page "
+                                             "shows the board at: captions are set to be read there")] = None,
           ) -> BoardOut:
     """The board drawn for the caller's seat, and click-to-move: send the clicks so far and the new one;
     the answer says which were taken, where the next may go, and the move once they make a whole one."""
@@ -109,10 +111,11 @@ def board(game_id: GameId, caller: Caller, service: Service,
     turn = None
     if ending is not None:  # a finished game: its end, or whose turn it was (nobody's to play now)
         turn = ending if shown is state else render.turn_text(shown.view(None))
-    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn)
+    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn,
+                           shown_at=width)
     pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
     return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
-                    clicked=list(kept),                    targets=[s for s in following.steps if s in cells],
+                    clicked=list(kept), targets=[s for s in following.steps if s in cells],
                     buttons=[s for s in following.steps if s not in cells],
                     move=following.move.text if following.move is not None else None, why=why,
                     captured=captured, pieces=pieces)

@@ -81,6 +81,9 @@
     if (clicks.length) query.set("clicks", clicks.join(","));
     if (click) query.set("click", click);
     if (seat !== null) query.set("seat", seat);
+    // The board's column width: on a phone the captions are set larger, to be read at that width.
+    const shown = Math.round($("board").clientWidth);
+    if (shown >= 100) query.set("width", shown);
     let board;
     try {
       board = await boardlab.api(`/api/games/${gameId}/board?${query}`, { token: token() });
