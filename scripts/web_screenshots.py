@@ -35,6 +35,8 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [  # game, options, moves played 
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+# The first request of each game compiles its kernels (numba): far slower than httpx's 5 s default on a busy machine.
+http = httpx.Client(timeout=300)
 
 
 def free_port() -> int:
@@ -45,24 +47,24 @@ def free_port() -> int:
 
 def play(url: str, game: str, options: dict[str, Any], moves: int, seed: int) -> tuple[int, dict[str, str]]:
     """A game between guest seats, ``moves`` random legal moves in: its id and each seat's token."""
-    probe = httpx.post(f"{url}/api/games", json={"game": game, "options": options,
+    probe = http.post(f"{url}/api/games", json={"game": game, "options": options,
                                                  "seats": [{"kind": "guest"}, {"kind": "guest"}]})
     seats = 2
     if probe.status_code == 422 and "seat" in probe.text:
         seats = int(options.get("players", 2))
-    created = probe if seats == 2 else httpx.post(
+    created = probe if seats == 2 else http.post(
         f"{url}/api/games", json={"game": game, "options": options, "seats": [{"kind": "guest"}] * seats})
     created.raise_for_status()
     game_id, tokens = created.json()["game"]["id"], created.json()["invitations"]
     rng = random.Random(seed)
     for _ in range(moves):
-        state = httpx.get(f"{url}/api/games/{game_id}").json()
+        state = http.get(f"{url}/api/games/{game_id}").json()
         if state["status"] != "active":
             break
         token = tokens[str(state["to_move"])]
-        view = httpx.get(f"{url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()["view"]
+        view = http.get(f"{url}/api/games/{game_id}", headers={"X-Seat-Token": token}).json()["view"]
         move = rng.choice([m for m in view["legal_moves"] if m != "pass"] or view["legal_moves"])
-        httpx.post(f"{url}/api/games/{game_id}/moves", json={"ply": state["ply"], "move": move},
+        http.post(f"{url}/api/games/{game_id}/moves", json={"ply": state["ply"], "move": move},
                    headers={"X-Seat-Token": token}).raise_for_status()
     return game_id, tokens
 
@@ -109,7 +111,7 @@ def main() -> None:
                     page.goto(url + path)
                     page.wait_for_load_state("networkidle")
                     page.screenshot(path=str(out / f"{size}-{name}.png"), full_page=True)
-                hot = httpx.post(f"{url}/api/games", json={"game": "hmdg", "seats": [{"kind": "guest"}] * 2}).json()
+                hot = http.post(f"{url}/api/games", json={"game": "hmdg", "seats": [{"kind": "guest"}] * 2}).json()
                 for token in hot["invitations"].values():
                     page.goto(f"{url}/games/{hot['game']['id']}?seat_token={token}")
                     page.wait_for_selector("body:not([data-busy])")

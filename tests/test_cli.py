@@ -323,3 +323,41 @@ def test_a_first_run_says_the_rules_are_being_compiled_and_clears_its_line() -> 
     with CompileNotice("Ndengrod", first_run=True, stream=quiet, delay=60.0):  # type: ignore[arg-type]
         pass
     assert quiet.written == []
+
+
+def test_the_first_run_notice_fits_80_columns_so_its_spinner_redraws_in_place() -> None:
+    # A line of 80 columns or more wraps; a carriage return then goes back only to its second half,
+    # and every redraw of the seconds scrolls a new line up the screen.
+    import time
+
+    from boardlab.cli.progress import CompileNotice
+
+    for game_info in boardlab.games():
+        screen = Terminal()
+        with CompileNotice(game_info.name, first_run=True, stream=screen, delay=0.0):  # type: ignore[arg-type]
+            time.sleep(0.15)
+        text = "".join(screen.written)
+        assert game_info.name in text and "compiling" in text
+        for line in text.replace("\r", "\n").split("\n"):
+            assert len(line) < 80, f"{len(line)} columns: {line!r}"
+
+
+def test_play_imports_nothing_heavy_before_its_first_run_notice() -> None:
+    # Everything `boardlab play GAME` does before the notice: a fresh interpreter, so that the
+    # modules other tests loaded do not hide an eager import of numba (which compiles on import).
+    code = (
+        "import sys\n"
+        "from boardlab.cli.main import build_parser\n"
+        "from boardlab.core.registry import info, kernels_cached\n"
+        "from boardlab.cli.progress import CompileNotice\n"
+        "args = build_parser().parse_args(['play', 'mobiatus', '-o', 'width=12'])\n"
+        "info(args.game).name, kernels_cached(args.game)\n"
+        "import boardlab\n"
+        "boardlab.games(), boardlab.info('gtbm').defaults\n"
+        "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert "boardlab" in loaded
+    assert not loaded & {"numpy", "numba", "llvmlite", "httpx", "fastapi", "sqlalchemy", "scipy"}, loaded
+

@@ -6,6 +6,8 @@ Each case is a position some earlier parser took (or crashed on); each must now 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import boardlab
@@ -33,6 +35,10 @@ NDENGROD_START = "5/6/7/8/9/8/7/6/5"
     ("gtbm", "BBBBBBBB/8/8/8/8/8/8/WWWWWWWW b 0 0", "Black has made at most 0 moves by ply 0"),
     ("gtbm", "WWWWWWWW/8/8/8/8/8/8/BBBBBBBB w 0 0", "at ply 0 Black is to move"),
     ("hmdg", "xxxxx4/9/9/9/9/9/9/9/9 x 3 x=0", "5 stones, 5 of them hidden, cannot stand on the board by ply 3"),
+    ("mynd", "10W*/11/11/11/11/11/11/11/11/11/B*10 w 0", "at ply 0 it is black (b) to move, not white"),
+    ("mynd", "10W*/11/11/11/11/11/11/11/11/11/B*B9 b 0", "black has 2 pieces on the board, but has had only 0 turns"),
+    ("mynd", "9WW*/11/11/11/11/11/11/11/11/11/B*B9 w 1", "white has 2 pieces on the board, but has had only 0"),
+    ("mobiatus", "RR13BB13/RR13BB13/RR13BB13/RR13BB13/RR13BB13 b 0 0", "after 0 turns Red (r) moves, not Blue"),
 ])
 def test_impossible_or_oversized_positions_are_one_line_errors(game_id: str, text: str, message: str) -> None:
     with pytest.raises(boardlab.PositionError) as caught:
@@ -66,3 +72,21 @@ def test_mobiatus_marks_must_be_true(text: str, message: str) -> None:
     with pytest.raises(boardlab.InvalidMove, match=message):
         state.play(text)
     assert state.play("F1a-F3b").ply == 1  # the same move written truly
+
+
+@pytest.mark.parametrize("game_id, options", [
+    ("mynd", {"size": 7, "players": 3, "first_player": 1}),
+    ("mynd", {"size": 5, "players": 4, "first_player": 3}),
+    ("mobiatus", {"first_player": "blue"}),
+    ("mobiatus", {"first_player": "pie"}),
+])
+def test_every_position_of_a_random_game_loads_under_turn_order_options(game_id: str,
+                                                                          options: dict[str, object]) -> None:
+    """The checks of who moves and what the ply allows follow the first-player options."""
+    rng = random.Random(11)
+    state = boardlab.load(game_id, **options).new_game()
+    while not state.is_over and state.ply < 120:
+        assert state.game.from_text(state.to_text()).to_text() == state.to_text()
+        moves = list(state.legal_moves())
+        swap = [move for move in moves if str(move) == "swap"]
+        state = state.play(swap[0] if swap else rng.choice(moves))

@@ -31,9 +31,25 @@ def board_field(diagram: str) -> str:
     return "/".join(rows)
 
 
-def position(diagram: str, to_move: str = "b", ply: int = 20, *fields: str) -> str:
-    """Position text for a drawn board, with the player to move (b, w, r, g) and the ply."""
-    return " ".join([board_field(diagram), to_move, str(ply), *fields])
+def reachable_ply(board: str, to_move: str) -> int:
+    """The first ply from 20 on at which ``to_move`` moves (the first player is seat 0) and every
+    player has had a turn for each piece placed besides its peg: the position checks ask for both."""
+    letters = [letter for letter in "BWRG" if letter + "*" in board]
+    seat = "bwrg".index(to_move)
+    for ply in range(20, 1000):
+        turns = [(ply - owner + len(letters) - 1) // len(letters) for owner in range(len(letters))]
+        if ply % len(letters) == seat and all(board.count(letter) - 1 <= turns[owner]
+                                              for owner, letter in enumerate(letters)):
+            return ply
+    raise ValueError(f"no ply fits {board}")
+
+
+def position(diagram: str, to_move: str = "b", ply: int | None = None, *fields: str) -> str:
+    """Position text for a drawn board, with the player to move (b, w, r, g) and the ply (by default
+    one the rules can reach, from ``reachable_ply``)."""
+    board = board_field(diagram)
+    ply = reachable_ply(board, to_move) if ply is None else ply
+    return " ".join([board, to_move, str(ply), *fields])
 
 
 def mynd(**options: object) -> Mynd:
@@ -549,19 +565,20 @@ TIED = """
 
 
 def test_players_tied_on_top_share_the_win() -> None:
-    state = mynd(size=5, players=3).from_text(position(TIED, "b", 20, "since:pass,pass,pass", "end:passes"))
+    state = mynd(size=5, players=3).from_text(position(TIED, "b", None, "since:pass,pass,pass", "end:passes"))
     assert state.scores == (1.0, 1.0, 0.0)
     assert state.result == (0.5, 0.5, 0.0)
     assert state.describe() == "Game over: drawn by passes."
     alone = mynd(size=5, players=3).from_text(position(TIED.replace(" 4 . W", " 4 . R"),
-                                                         "b", 20, "since:pass,pass,pass", "end:passes"))
+                                                         "b", None, "since:pass,pass,pass", "end:passes"))
     assert alone.scores == (1.0, 0.0, 0.0) and alone.result == (1.0, 0.0, 0.0)
 
 
 def test_the_ply_cap_ends_the_game_and_scores_it() -> None:
-    state = play(mynd(size=5, ply_cap=3).from_text(position(OFF_TRUNK, "b", 0)), "pass pass")
+    ply = reachable_ply(board_field(OFF_TRUNK), "b")
+    state = play(mynd(size=5, ply_cap=ply + 3).from_text(position(OFF_TRUNK, "b")), "pass pass")
     assert state.is_over and state.end_reason == "passes"
-    state = play(mynd(size=5, ply_cap=2).from_text(position(OFF_TRUNK, "b", 0)), "e4 pass")
+    state = play(mynd(size=5, ply_cap=ply + 2).from_text(position(OFF_TRUNK, "b")), "e4 pass")
     assert state.is_over and state.end_reason == "ply cap" and state.result == (1.0, 0.0)
     assert mynd(size=7).options["ply_cap"] == 147 and mynd().options["ply_cap"] == 363
 
@@ -620,7 +637,10 @@ def test_columns_skip_i_as_on_a_go_board() -> None:
     ("4W*/5/5/5/B*4 b 0 since:b2-c4^", "is not a pass or a push"),
     ("4W*/5/5/5/B*4 b 0 cut:b2B", "no two links cross"),
     ("4W*/5/5/5/B*4 b 0 since:pass,pass", "2 passes in succession end the game; add end:passes"),
-    ("4W*/5/5/5/B*4 b 75", "ply 75 is not before the ply cap 75"),
+    ("4W*/5/5/5/B*4 w 75", "ply 75 is not before the ply cap 75"),
+    ("4W*/5/5/5/B*4 w 0", "at ply 0 it is black \\(b\\) to move, not white; black moves first"),
+    ("4W*/5/5/5/B*BB2 b 2", "black has 3 pieces on the board, but has had only 1 turn by ply 2"),
+    ("4W*/5/5/5/B*BBB1 w 3", "black has 4 pieces on the board, but has had only 2 turns by ply 3"),
     ("4W*/5/5/5/B*4 b 0 end:repetition", "only with superko=off"),
     ("4W*/5/5/5/B*4 b 0 whenever", "unexpected 'whenever'"),
     ("4W*/5/5/5/B*4", "expected '<rows separated by />"),
@@ -631,7 +651,7 @@ def test_malformed_positions_are_rejected_with_the_reason(text: str, message: st
 
 
 def test_cut_marks_need_chrono_cut() -> None:
-    text = position(DIAMOND_CUT, "b", 20, "cut:d5B")
+    text = position(DIAMOND_CUT, "b", None, "cut:d5B")
     assert mynd(size=7).from_text(text).scores == (0.0, 0.0)
     with pytest.raises(boardlab.PositionError, match="only with diagonal_links=chrono_cut"):
         mynd(size=7, diagonal_links="always").from_text(text)

@@ -28,6 +28,8 @@ CASES = [
     ("mobiatus", {}),
     ("mobiatus", {"length": 16, "blue_offset": 8}),
     ("mobiatus", {"length": 31}),
+    ("mobiatus", {"width": 12}),  # the widest strip (B1): two boards of 12 rows are 30 lines
+    ("mobiatus", {"width": 12, "length": 31}),
     ("hmdg", {}),
 ]
 # Only the width is promised for these: a 100-column strip is drawn in parts, one under another.
@@ -98,3 +100,19 @@ def test_horsmeier_is_drawn_compact_only_where_the_screen_is_short() -> None:
     assert "+----+" in tall.text.split("11 |")[1].split("10 |")[0]  # a rule between rows 11 and 10
     assert "+----+" not in short.text.split("11 |")[1].split("10 |")[0]
     assert short.text.count("\n") < tall.text.count("\n") - 10
+
+
+def test_mobiatus_compact_drawing_is_the_front_board_and_the_back_follows_from_it() -> None:
+    game = boardlab.load("mobiatus", width=12)
+    for state in positions(game, seed=2):
+        full = str(state.view(0)).split("\n")
+        compact = game.render_compact(state.view(0)).split("\n")
+        front, back = full[1:15], full[15:29]  # the column numbers and 12 rows of each board
+        assert back[1].startswith("Back")
+        assert compact[:15] == full[:15] and len(compact) == 17, compact
+        assert "not drawn" in compact[-1]
+        # What the compact drawing leaves out is what its legend says: the front's marks, swapped.
+        for front_row, back_row in zip(front[2:], back[2:], strict=True):
+            marks = front_row[7:66].replace("R", "1").replace("r", "R").replace("1", "r")
+            assert back_row[7:66] == marks.replace("B", "2").replace("b", "B").replace("2", "b"), state.ply
+

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from boardlab.core.game import GameInfo
+from boardlab.core.info import GameInfo
 from boardlab.core.options import parse_assignments
 from boardlab.core.registry import game_ids, games, info, load
 from boardlab.errors import BoardlabError
@@ -232,7 +232,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     from boardlab.core.registry import kernels_cached
 
     # Importing the player compiles the search, loading the game its rules: say so while it lasts.
-    with CompileNotice(info(args.game).name, first_run=not kernels_cached(args.game)):
+    # Nothing heavy is imported before this point (see boardlab/__init__.py), so a first run's
+    # notice appears at once; a cached start shows its line only if loading takes a while.
+    name = info(args.game).name  # an unknown game is refused here, before anything is shown
+    first_run = not kernels_cached(args.game)
+    with CompileNotice(name, first_run=first_run, delay=0.0 if first_run else 0.7):
         from boardlab.cli.play import enable_line_editing, prepare_play
 
         session = prepare_play(args)

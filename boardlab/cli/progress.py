@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -99,8 +100,11 @@ class CompileNotice:
         if self._done.wait(self.delay):
             return
         if self.first_run:
-            self.stream.write(f"First run: compiling the rules of {self.name} and the computer player.\n")
-            line = "Done once (numba, up to a minute), then cached: later starts are quicker."
+            heading = f"First run: compiling the rules of {self.name} and the computer player."
+            self.stream.write(textwrap.fill(heading, width=79) + "\n")
+            # Short enough that the spinner and the seconds stay on one 80-column line: a wrapped
+            # line cannot be redrawn with a carriage return, and would scroll the screen instead.
+            line = "Done once (numba, up to a minute), then cached; compiling"
         else:
             line = f"Loading {self.name}…"
         self.shown = True

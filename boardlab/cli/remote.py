@@ -14,12 +14,13 @@ import os
 import stat
 import sys
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core.options import parse_assignments
 from boardlab.errors import BoardlabError
+
+if TYPE_CHECKING:
+    import httpx
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
 AI_NAMES = {"computer": "level3", **{f"level{n}": f"level{n}" for n in range(1, 6)}, "random": "random"}
@@ -99,10 +100,14 @@ def save_config(data: dict[str, Any]) -> None:
 class Client:
     def __init__(self, server: str, token: str | None) -> None:
         self.server = server.rstrip("/")
+        import httpx  # here, not at the top: every `boardlab` command would pay for it
+
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         self.http = httpx.Client(base_url=self.server, headers=headers, timeout=30)
 
     def call(self, method: str, path: str, **kwargs: Any) -> Any:
+        import httpx
+
         try:
             response = self.http.request(method, path, **kwargs)
         except httpx.HTTPError as error:
@@ -259,6 +264,8 @@ def _print_game(game: dict[str, Any]) -> None:
 
 def _watch(client: Client, game_id: int) -> int:
     """Follow a game's live updates (Server-Sent Events), printing each move as it comes."""
+    import httpx
+
     printed = -1
     try:
         stream = client.http.stream("GET", f"/api/games/{game_id}/events", timeout=httpx.Timeout(30, read=None))

@@ -2,7 +2,8 @@
 
 A :class:`GameInfo` is a game's declarative metadata (OpenSpiel's ``GameType``, Abstract Play's
 ``gameinfo``): id, name, designer, year, player counts, options, named variants, rules version.
-Tools read it without compiling any rules.
+Tools read it without compiling any rules (it lives in :mod:`boardlab.core.info`, which imports
+neither numpy nor numba, and is re-exported here).
 
 A :class:`Game` is one game with its options fixed. It owns the compiled kernels and the *spec*
 (options and tables as an ``int64`` vector), and it is the factory for states:
@@ -24,72 +25,23 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from boardlab.core import kernel
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.move import Move
-from boardlab.core.options import Option, OptionValue, resolve_options
-from boardlab.errors import BoardlabError, OptionError
+from boardlab.core.options import OptionValue, resolve_options
+from boardlab.errors import BoardlabError
+
+__all__ = ["NO_BOUND", "Game", "GameInfo", "Variant"]
 
 if TYPE_CHECKING:
     from boardlab.core.cells import CellContent
     from boardlab.core.state import State
     from boardlab.core.view import View
-
-
-@dataclass(frozen=True)
-class Variant:
-    """A named set of options, for a rule set published elsewhere (Pentalath, Ludii's board…)."""
-
-    name: str
-    options: Mapping[str, OptionValue]
-    help: str
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What a game is, declared once: every tool reads these fields instead of assuming."""
-
-    id: str
-    name: str
-    designer: str
-    year: int
-    players: tuple[int, ...]
-    options: tuple[Option, ...]
-    rules_version: str
-    summary: str
-    source: str
-    perfect_information: bool = True
-    variants: tuple[Variant, ...] = ()
-    end_reasons: Mapping[int, str] = field(default_factory=dict)
-
-    def option(self, name: str) -> Option:
-        """The declared option called ``name``."""
-        for option in self.options:
-            if option.name == name:
-                return option
-        raise OptionError(
-            f"{self.id}: unknown option {name!r}; accepted: {', '.join(o.name for o in self.options)}"
-        )
-
-    def variant(self, name: str) -> Variant:
-        """The declared variant called ``name``."""
-        for variant in self.variants:
-            if variant.name == name:
-                return variant
-        accepted = ", ".join(v.name for v in self.variants) or "none"
-        raise OptionError(f"{self.id}: unknown variant {name!r}; accepted: {accepted}")
-
-    @property
-    def defaults(self) -> dict[str, OptionValue]:
-        return {option.name: option.default for option in self.options}
-
-    def __repr__(self) -> str:
-        return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
 
 
 # What :attr:`Game.max_decisions` says where the options cap nothing (a game might go on forever).

@@ -11,14 +11,18 @@ boardlab.errors.OptionError: unknown game 'chess'; accepted: ndengrod, gtbm, hor
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardlab.core.game import Game, GameInfo
+from boardlab.core.info import GameInfo
 from boardlab.errors import OptionError
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 # id -> package. A game package exposes INFO (cheap) and game_class() (imports the kernels).
 _PACKAGES = {
@@ -67,10 +71,21 @@ def kernels_cached(game_id: str) -> bool:
     """Whether numba's on-disk cache seems to hold this game's compiled kernels (no import, no compiling).
 
     False on a first run, when loading the game compiles its rules for some seconds. Looks where
-    numba writes its cache: beside the sources, or in ``NUMBA_CACHE_DIR``.
+    numba would write this package's cache: in ``NUMBA_CACHE_DIR`` when it is set (then only
+    there), else beside the sources, or in the user's cache folder where those cannot be written.
     """
     spec = importlib.util.find_spec(_PACKAGES[game_id.strip().lower()])
-    places = [Path(folder) / "__pycache__" for folder in (spec.submodule_search_locations or [])] if spec else []
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        places.append(Path(os.environ["NUMBA_CACHE_DIR"]))
-    return any(next(place.rglob("*.nbi"), None) is not None for place in places if place.is_dir())
+    folders = [os.path.abspath(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        places = [Path(chosen) / _cache_subpath(folder) for folder in folders]
+    else:
+        user_wide = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+        places = [place for folder in folders
+                  for place in (Path(folder) / "__pycache__", user_wide / _cache_subpath(folder))]
+    return any(next(place.glob("*.nbi"), None) is not None for place in places if place.is_dir())
+
+
+def _cache_subpath(folder: str) -> str:
+    """The folder numba caches a source folder's kernels in, under a cache root (as numba names it)."""
+    return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"

@@ -20,10 +20,13 @@ True
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from types import ModuleType
 
 from boardlab.core.view import View
+from boardlab.render.captures import captured_cells, pieces_on_board
 from boardlab.render.click import NextSteps, last_move_cells, move_cells, next_steps, step_map, why_not
+from boardlab.render.common import told_turn, turn_text
 from boardlab.render.picture import THEMES, Marks, RenderError, Theme, theme_named
 
 __all__ = [
@@ -33,12 +36,15 @@ __all__ = [
     "RenderError",
     "Theme",
     "board_svg",
+    "captured_cells",
     "last_move_cells",
     "layouts",
     "move_cells",
     "next_steps",
+    "pieces_on_board",
     "selection_marks",
     "step_map",
+    "turn_text",
     "why_not",
 ]
 
@@ -65,7 +71,8 @@ def layouts(game_id: str) -> tuple[str, ...]:
 
 
 def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
-              theme: Theme | str = "default", layout: str | None = None, blank: bool = False) -> str:
+              theme: Theme | str = "default", layout: str | None = None, blank: bool = False,
+              turn: str | None = None, shown_at: float | None = None) -> str:
     """The board as ``view``'s seat sees it, as a standalone SVG document (a string).
 
     ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
@@ -74,7 +81,11 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     (Möbiatus: ``"faces"``, the two flat boards, ``"strip"``, the Möbius strip in perspective, or
     ``"bands"``, the flat boards cut into short bands for phones; HMDG: the announcements ``"beside"``
     or ``"below"`` the board). ``blank``: every cell empty, no turn or score, only the board, its
-    coordinates and a legend (the board to print, :mod:`boardlab.printing`).
+    coordinates and a legend (the board to print, :mod:`boardlab.printing`). ``turn``: the words
+    for whose turn it is, or how the game ended, where the caller knows more than the position (a
+    server's resignations, timeouts and agreements; an earlier position of a finished game).
+    ``shown_at``: the width in CSS pixels a page will show the picture at (a phone's column): the
+    captions are then set large enough to read there, and broken into more lines to fit.
     Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
     """
     module = _renderer(view.game.id)
@@ -85,7 +96,12 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     if marks.last is None:
         marks = Marks(last_move_cells(view), marks.selected, marks.targets, marks.flagged, marks.heat,
                       marks.heat_title)
-    picture, title, description = module.draw(view, marks, theme_named(theme), chosen, blank)
+    if shown_at is not None and not shown_at > 0:
+        raise RenderError(f"shown_at={shown_at}: the width a picture is shown at must be a positive number of pixels")
+    chosen_theme = replace(theme_named(theme), shown_at=shown_at) if shown_at is not None else theme_named(theme)
+    # Every renderer writes the turn with turn_text (caption, title and description).
+    with told_turn(None if blank else turn):
+        picture, title, description = module.draw(view, marks, chosen_theme, chosen, blank)
     return str(picture.svg(title, description, size))
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.view import View
@@ -14,8 +16,26 @@ def board_contents(view: View, blank: bool) -> list[CellContent]:
     return [CellContent(content.name) for content in contents] if blank else contents
 
 
+# What a caller knows of the turn beyond the position (render.board_svg's ``turn``), said instead.
+_TOLD: ContextVar[str | None] = ContextVar("boardlab_render_turn", default=None)
+
+
+@contextmanager
+def told_turn(words: str | None) -> Iterator[None]:
+    """Within: :func:`turn_text` says ``words`` (``None``: what the view tells), so a renderer lays out
+    the words it will show, lines broken to fit, rather than have them swapped in afterwards."""
+    token = _TOLD.set(words)
+    try:
+        yield
+    finally:
+        _TOLD.reset(token)
+
+
 def turn_text(view: View) -> str:
     """``x to move (seat 0)``, or how the game ended, from what the view may tell."""
+    told = _TOLD.get()
+    if told is not None:
+        return told
     game, data = view.game, view.data
     if view.is_over:
         result = view.result or ()

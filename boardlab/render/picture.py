@@ -11,11 +11,11 @@ selection, targets, flags), which differ by shape as well as colour:
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from boardlab.errors import BoardlabError
+from boardlab.render.metrics import wrap_lines
 from boardlab.render.svg import (
     OKABE_ITO,
     Point,
@@ -49,8 +49,12 @@ class Theme:
     target: str = OKABE_ITO["blue"]
     flag: str = OKABE_ITO["vermillion"]
     font: str = "DejaVu Sans, Verdana, Arial, sans-serif"
+    # The width in CSS pixels a page shows the picture at (None: not known, print): captions are set at
+    # least CAPTION_PX there, where a phone would shrink them out of reach.
+    shown_at: float | None = None
 
 
+CAPTION_PX = 14.0
 THEMES = {
     "default": Theme("default", background="#FBF8F1", board="#EBD6AE", board_alt="#D8BB88", line="#4A3B27",
                      text="#1F1F1F", muted="#6E6A60"),
@@ -229,9 +233,12 @@ class Picture:
 
     def text_lines(self, x: float, y: float, lines: Iterable[str], size: float, *, anchor: str = "start",
                    css: str = "") -> float:
-        """Lines of text from ``(x, y)`` down, wrapped to the picture's width; returns the ``y`` below the last."""
-        room = max(int((self.width - x - size) / (0.54 * size)), 12) if anchor == "start" else 200
-        wrapped = [piece for line in lines for piece in (textwrap.wrap(line, room) or [""])]
+        """Lines of text from ``(x, y)`` down, broken to end half a line's height before the picture's
+        right edge (measured in the picture's font, :mod:`.metrics`); returns the ``y`` below the last.
+        Never smaller than :meth:`readable` allows."""
+        size = max(size, self.readable())
+        room = self.width - x - size * 0.5
+        wrapped = [piece for line in lines for piece in (wrap_lines(line, room, size) if anchor == "start" else [line])]
         parts = []
         for line in wrapped:
             parts.append(element("text", {"x": x, "y": y + size, "font-size": size, "text-anchor": anchor,
@@ -240,10 +247,15 @@ class Picture:
         self.above.append(group({"class": css or None}, parts))
         return y
 
+    def readable(self) -> float:
+        """The smallest type (user units) that reads as :data:`CAPTION_PX` where the theme says how wide
+        the picture is shown (0: not known)."""
+        return CAPTION_PX * self.width / self.theme.shown_at if self.theme.shown_at else 0.0
+
     def caption(self, lines: Iterable[str], *, css: str = "status", gap: float = 0.0) -> None:
-        """Lines under everything drawn so far, in type sized to the picture's width (legible when the
-        picture is shrunk to a phone's width), growing the picture to hold them."""
-        size = self.width / 34
+        """Lines under everything drawn so far, growing the picture to hold them, in type sized to the
+        picture's width, and at least :data:`CAPTION_PX` where the theme says how wide it is shown."""
+        size = max(self.width / 34, self.readable())
         self.height = self.text_lines(size * 0.8, self.height + gap, lines, size, css=css) + size * 0.5
 
     # -- the whole --------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ _ENV = {
     "smtp": "BOARDLAB_SMTP", "mail_from": "BOARDLAB_MAIL_FROM",
     "base_url": "BOARDLAB_BASE_URL", "ai_workers": "BOARDLAB_AI_WORKERS", "sweep_seconds": "BOARDLAB_SWEEP_SECONDS",
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
+    "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
 }
 
 
@@ -47,6 +48,9 @@ class Settings:
     sweep_seconds: float = 1.0
     migrate: bool = True
     background: bool = True  # the sweep (timeouts, the computer's turns after a restart); tests turn it off
+    # Hints run a search each: one address may ask hint_burst at once, then hints_per_minute (ratelimit.py).
+    hint_burst: int = 10
+    hints_per_minute: float = 20.0
 
     def __post_init__(self) -> None:
         url = self.db_url
@@ -66,6 +70,9 @@ class Settings:
                 f"process write at a time, and live updates between workers use PostgreSQL's LISTEN/NOTIFY")
         if not 1 <= self.ai_workers <= 64:
             raise SettingsError(f"AI workers {self.ai_workers} is not accepted; accepted: 1 to 64")
+        if not 1 <= self.hint_burst <= 10_000 or not 0 < self.hints_per_minute <= 100_000:
+            raise SettingsError(f"hint limit {self.hint_burst} at once, {self.hints_per_minute} a minute is not "
+                                f"accepted; accepted: 1 to 10000 at once, more than 0 and at most 100000 a minute")
         if self.smtp is not None:
             host, _, port = self.smtp.rpartition(":")
             if not host or not port.isdecimal() or not 1 <= int(port) <= 65535:
@@ -97,9 +104,9 @@ class Settings:
                 continue
             text = env[name]
             try:
-                if item.name in ("port", "workers", "ai_workers"):
+                if item.name in ("port", "workers", "ai_workers", "hint_burst"):
                     values[item.name] = int(text)
-                elif item.name == "sweep_seconds":
+                elif item.name in ("sweep_seconds", "hints_per_minute"):
                     values[item.name] = float(text)
                 elif item.name in ("migrate", "background"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")

@@ -36,10 +36,14 @@ RESIGNATION, TIMEOUT, AGREEMENT, RULES = "resignation", "timeout", "agreement", 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is asking: a logged-in user, a guest holding a seat token, both, or nobody."""
+    """Who is asking: a logged-in user, a guest holding seat tokens, both, or nobody.
+
+    Several seat tokens: one browser holding several guest seats of a game (a hot-seat table, an
+    analysis board) asks for all of them at once; it then holds every seat whose token it gives.
+    """
 
     user: User | None = None
-    seat_token: str | None = None
+    seat_tokens: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=256)
@@ -145,12 +149,12 @@ def current_state(session: Session | Connection, row: GameRow, cache: StateCache
 
 def seats_held(row: GameRow, actor: Actor) -> list[int]:
     held = []
-    hashed = token_hash(actor.seat_token) if actor.seat_token else None
+    hashed = [token_hash(token) for token in actor.seat_tokens]
     for seat in row.seats:
         by_user = actor.user is not None and seat.kind in ("user", "open") and seat.accepted \
             and seat.user_id == actor.user.id
-        by_token = hashed is not None and seat.kind == "guest" and seat.token_hash is not None \
-            and secrets.compare_digest(seat.token_hash, hashed)
+        by_token = seat.kind == "guest" and seat.token_hash is not None \
+            and any(secrets.compare_digest(seat.token_hash, h) for h in hashed)
         if by_user or by_token:
             held.append(seat.seat)
     return held
@@ -173,7 +177,7 @@ def acting_seat(row: GameRow, actor: Actor, requested: int | None, what: str) ->
     """The seat that does ``what`` for the caller (one they hold)."""
     held = seats_held(row, actor)
     if not held:
-        if actor.user is None and actor.seat_token is None:
+        if actor.user is None and not actor.seat_tokens:
             raise Unauthorised(f"log in or give a seat token to {what}")
         raise Forbidden(f"you hold no seat in game {row.id}, so you cannot {what}")
     if requested is not None:
@@ -538,9 +542,11 @@ def resign(session: Session, actor: Actor, game_id: int, requested: int | None) 
 
 def draw(session: Session, actor: Actor, game_id: int, action: str, requested: int | None) -> GameRow:
     """Offer, accept or decline a draw. The game is drawn once every seat played by a person agrees
-    (the computer never agrees)."""
+    (the computer never agrees). A caller holding every seat (a hot-seat table) is every person at
+    the table: their offer is the agreement, as their takeback request is granted at once."""
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "offer a draw")
+    held = seats_held(row, actor)
     if row.status != "active":
         raise Conflict(f"game {game_id} is {row.status}; draws are offered during play")
     offers = set(row.draw_offers or [])
@@ -554,6 +560,8 @@ def draw(session: Session, actor: Actor, game_id: int, action: str, requested: i
         offers.add(seat)
         if any(s.kind == "ai" for s in row.seats):
             raise Conflict("the computer does not agree to draws; play on or resign")
+        if all(s.seat in held for s in row.seats):
+            offers = {s.seat for s in row.seats}
     row.draw_offers = sorted(offers)
     row.version += 1
     if offers == {s.seat for s in row.seats}:

@@ -126,6 +126,12 @@ class SeatChoice(Strict):
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
+class HintRequest(Strict):
+    seat: int | None = Field(default=None, ge=0, le=3, description="the seat asking (one you hold)")
+    ply: int | None = Field(default=None, ge=0, le=100_000,
+                            description="the position after this many moves (finished games; default: now)")
+
+
 class OfferRequest(Strict):
     action: Literal["offer", "accept", "decline"]
     seat: int | None = Field(default=None, ge=0, le=3)
@@ -210,7 +216,9 @@ class GameOut(BaseModel):
     finished_at: datetime | None
     version: int
     your_seats: list[int] = Field(description="the seats the caller holds")
-    can_hint: bool = Field(description="hints (the computer's top moves) are offered to the caller now")
+    can_hint: bool = Field(description="hints (the computer's top moves) are offered to the caller for the position "
+                                       "shown: in a game in play with no other person in it, for the seat to move "
+                                       "now; in a finished game, to anyone, wherever a seat is to move")
     view: ViewOut
 
 

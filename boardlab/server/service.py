@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 
 from boardlab import records
 from boardlab.core.state import State
-from boardlab.server import accounts, ai, clocks, play, views
+from boardlab.server import accounts, ai, clocks, hints, play, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, Forbidden, Unauthorised
@@ -28,6 +28,7 @@ from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
 from boardlab.server.play import Actor
+from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
     CreatedGameOut,
     CreateGameRequest,
@@ -59,6 +60,7 @@ class GameService:
         self.notifier: LocalNotifier | PostgresNotifier = (
             LocalNotifier(self.broker) if self.db.is_sqlite else PostgresNotifier(self.broker, settings.db_url))
         self.ai = ai.AIPool(settings.ai_workers)
+        self.hint_limit = RateLimit("hint requests", settings.hint_burst, settings.hints_per_minute)
         self.mailer = Mailer(settings.smtp_address, settings.mail_from)
         self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
         self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
@@ -82,8 +84,8 @@ class GameService:
 
     # -- who is asking --------------------------------------------------------------------------
 
-    def actor(self, token: str | None, seat_token: str | None) -> Actor:
-        found = self.known_actor(token, seat_token)
+    def actor(self, token: str | None, seat_tokens: tuple[str, ...] = ()) -> Actor:
+        found = self.known_actor(token, seat_tokens)
         if found is not None:
             return found
         assert token is not None
@@ -94,16 +96,16 @@ class GameService:
         self._tokens[token] = (time.monotonic() + TOKEN_MEMORY, user)
         if len(self._tokens) > 10_000:
             self._tokens.clear()
-        return Actor(user=user, seat_token=seat_token or None)
+        return Actor(user=user, seat_tokens=seat_tokens)
 
-    def known_actor(self, token: str | None, seat_token: str | None) -> Actor | None:
+    def known_actor(self, token: str | None, seat_tokens: tuple[str, ...] = ()) -> Actor | None:
         """The caller, if that needs no database lookup (no token, or one checked a moment ago)."""
         if not token:
-            return Actor(user=None, seat_token=seat_token or None)
+            return Actor(user=None, seat_tokens=seat_tokens)
         memory = self._tokens.get(token)
         if memory is None or memory[0] < time.monotonic():
             return None
-        return Actor(user=memory[1], seat_token=seat_token or None)
+        return Actor(user=memory[1], seat_tokens=seat_tokens)
 
     # -- accounts -------------------------------------------------------------------------------
 
@@ -147,7 +149,7 @@ class GameService:
         links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
                  for seat, token in created.invitations.items()}
         held = sorted(created.invitations) if actor.user is None else None
-        actor_for_view = Actor(actor.user, next(iter(created.invitations.values()), None)) if held else actor
+        actor_for_view = Actor(actor.user, tuple(created.invitations.values())[:1]) if held else actor
         if request.record is not None:  # a continued game: its moves are read back with the game
             return CreatedGameOut(game=self.show(actor_for_view, row.id), invitations=created.invitations,
                                   links=links)
@@ -155,7 +157,7 @@ class GameService:
         # from those, as a move is, without reading the game back.
         held_seats = play.seats_held(row, actor_for_view)
         game = views.game_out(row, created.state, play.viewing_seat(row, actor_for_view, None), held_seats, [],
-                              self._can_hint(row, held_seats))
+                              hints.hint_rule(row, created.state, held_seats, True).seat is not None)
         return CreatedGameOut(game=game, invitations=created.invitations, links=links)
 
     def show(self, actor: Actor, game_id: int, seat: int | None = None, at_ply: int | None = None) -> GameOut:
@@ -171,14 +173,8 @@ class GameService:
         held = play.seats_held(row, actor)
         viewer = play.viewing_seat(row, actor, seat)
         move_rows = play.known_moves(session, row, self.cache)
-        return views.game_out(row, state, viewer, held, move_rows, self._can_hint(row, held), at_ply)
-
-    @staticmethod
-    def _can_hint(row: GameRow, held: list[int]) -> bool:
-        """Hints in games against the computer and on boards where the caller holds every seat."""
-        if row.status != "active" or row.to_move not in held:
-            return False
-        return all(s.kind == "ai" or s.seat in held for s in row.seats)
+        rule = hints.hint_rule(row, views.position_at(row, state, at_ply), held, at_ply in (None, row.ply))
+        return views.game_out(row, state, viewer, held, move_rows, rule.seat is not None, at_ply)
 
     def _change(self, actor: Actor, game_id: int, seat: int | None, what: str, action: Any) -> GameOut:
         """Run ``action(session)`` on the game in one transaction, then tell everyone concerned."""
@@ -214,7 +210,7 @@ class GameService:
         held = play.seats_held(moved.row, actor)
         viewer = play.viewing_seat(moved.row, actor, seat)
         return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
-                              self._can_hint(moved.row, held))
+                              hints.hint_rule(moved.row, moved.state, held, True).seat is not None)
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None) -> play.Moved:
@@ -292,17 +288,28 @@ class GameService:
 
     # -- hints ----------------------------------------------------------------------------------
 
-    def hint_job(self, actor: Actor, game_id: int, seat: int | None) -> tuple[int, int, Future[Any]]:
+    def hint_job(self, actor: Actor, game_id: int, seat: int | None,
+                 ply: int | None = None) -> tuple[int, int, Future[Any]]:
+        """Start the search for a hint (see :mod:`.hints` for who may have one) at the position after
+        ``ply`` moves (``None``: now); the seat it is for, that ply, and the search's future."""
         with self.db.read() as session:
             row = play.get_game(session, game_id)
+            if ply is not None and not 0 <= ply <= row.ply:
+                raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             held = play.seats_held(row, actor)
-            viewer = play.viewing_seat(row, actor, seat)
-            if not self._can_hint(row, held) or viewer is None or viewer != row.to_move:
-                raise Forbidden("hints are given to the player to move in a game against the computer, or on a "
-                                "board where you hold every seat")
-            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id), viewer,
-                         ai.HINT_AGENT, row.seed + row.ply)
-            return viewer, row.ply, self.ai.submit(ai.analyse, job)
+            if seat is not None:
+                play.viewing_seat(row, actor, seat)  # 403 unless the caller holds the seat asked for
+            state = play.current_state(session, row, self.cache)
+            at = row.ply if ply is None else ply
+            rule = hints.hint_rule(row, views.position_at(row, state, at), held, at == row.ply)
+            if rule.seat is None:
+                raise Forbidden(rule.why_not)
+            if row.status == "active" and seat is not None and seat != rule.seat:
+                raise Forbidden(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
+            # The worker replays the moves and searches only ``state.view(rule.seat)``.
+            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id)[:at], rule.seat,
+                         ai.HINT_AGENT, row.seed + at)
+            return rule.seat, at, self.ai.submit(ai.analyse, job)
 
     @staticmethod
     def hint_out(seat: int, ply: int, found: dict[str, Any]) -> HintOut:

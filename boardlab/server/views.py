@@ -7,7 +7,7 @@ request would.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -57,7 +57,9 @@ def clocks_out(row: GameRow, at: datetime) -> list[ClockOut]:
     return out
 
 
-def describe(row: GameRow, view: View) -> str:
+def describe(row: GameRow, view: View, end_reason: str | None = None) -> str:
+    """One sentence on the game for ``view``'s seat. ``end_reason``: why the rules ended a finished game
+    (its last position's); ``view`` may show an earlier position, which the sentence then names."""
     game = game_of(row)
 
     def label(seat: int) -> str:
@@ -68,16 +70,10 @@ def describe(row: GameRow, view: View) -> str:
     if row.status == "declined":
         return "The challenge was declined."
     if row.status == "finished" and row.result is not None:
-        winners = [label(s) for s, score in enumerate(row.result) if score == 1]
-        if row.termination == "resignation" and row.loser is not None:
-            return f"Game over: {label(row.loser)} resigned; {' and '.join(winners)} won."
-        if row.termination == TIMEOUT and row.loser is not None:
-            return f"Game over: {label(row.loser)} ran out of time; {' and '.join(winners)} won."
-        if row.termination == "agreement":
-            return "Game over: drawn by agreement."
-        if winners:
-            return f"Game over: {' and '.join(winners)} won by {view.end_reason}."
-        return f"Game over: drawn by {view.end_reason}."
+        ended = _ending(row, label, end_reason if end_reason is not None else view.end_reason)
+        if view.ply < row.ply and view.to_move is not None:  # a step back through a finished game
+            return f"After move {view.ply} of {row.ply}: {label(view.to_move)} to move. {ended}"
+        return ended
     if view.to_move is None:
         return "Game over."
     return f"{label(view.to_move)} to move (seat {view.to_move})."
@@ -91,7 +87,22 @@ def move_out(ply: int, seat: int, text: str, at: datetime, seconds: float) -> Mo
     return MoveOut(ply=ply, seat=seat, text=text, at=utc(at) or at, seconds=seconds)
 
 
-def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any]) -> ViewOut:
+def _ending(row: GameRow, label: Callable[[int], str], reason: str | None) -> str:
+    assert row.result is not None
+    winners = " and ".join(label(s) for s, score in enumerate(row.result) if score == 1)
+    if row.termination == "resignation" and row.loser is not None:
+        return f"Game over: {label(row.loser)} resigned; {winners} won."
+    if row.termination == TIMEOUT and row.loser is not None:
+        return f"Game over: {label(row.loser)} ran out of time; {winners} won."
+    if row.termination == "agreement":
+        return "Game over: drawn by agreement."
+    how = f" by {reason}." if reason else "."
+    return f"Game over: {winners} won{how}" if winners else f"Game over: drawn{how}"
+
+
+def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any],
+             end_reason: str | None = None) -> ViewOut:
+    """``state``: the position shown; ``end_reason``: why the game ended, if the rules ended it."""
     view = state.view(seat)
     game = state.game
     legal: list[str] = []
@@ -108,19 +119,25 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
     moves = [move_out(m.ply, m.seat, history[m.ply].text, m.at, m.seconds) for m in move_rows if m.ply < len(history)]
     result = list(view.result) if view.result is not None else None
     return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
-                   position=view.to_text(), board=str(view), description=describe(row, view),
+                   position=view.to_text(), board=str(view), description=describe(row, view, end_reason),
                    legal_moves=legal, move_steps=steps, moves=moves, result=result, end_reason=view.end_reason)
+
+
+def position_at(row: GameRow, state: State, at_ply: int | None) -> State:
+    """The game's position after ``at_ply`` moves (``None``: now); ``state`` is the position now."""
+    shown = state
+    if at_ply is not None:
+        for _ in range(max(0, row.ply - at_ply)):
+            assert shown.previous is not None
+            shown = shown.previous
+    return shown
 
 
 def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move_rows: Sequence[Any],
              can_hint: bool, at_ply: int | None = None) -> GameOut:
     """The game as the caller holding ``held`` sees it from ``seat``; ``at_ply``: the position after that
     many moves (a step back through the move list) instead of the current one."""
-    shown = state
-    if at_ply is not None:
-        for _ in range(max(0, row.ply - at_ply)):
-            assert shown.previous is not None
-            shown = shown.previous
+    shown = position_at(row, state, at_ply)
     at = clocks.now()
     return GameOut(
         id=row.id, game=row.game, game_name=game_of(row).name, variant=row.variant, options=row.options,
@@ -131,7 +148,7 @@ def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move
         deadline=utc(row.deadline), draw_offers=list(row.draw_offers or []), undo_request=row.undo_request,
         created_at=utc(row.created_at) or row.created_at, started_at=utc(row.started_at),
         finished_at=utc(row.finished_at), version=row.version, your_seats=held, can_hint=can_hint,
-        view=view_out(row, shown, seat, move_rows),
+        view=view_out(row, shown, seat, move_rows, state.view(seat).end_reason),
     )
 
 

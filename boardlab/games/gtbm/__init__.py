@@ -26,8 +26,13 @@ move ``c3-d4``, a capture ``c3-d4xd3`` (naming the square of the piece taken).
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo, Variant
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 INFO = GameInfo(
     id="gtbm",

@@ -28,8 +28,13 @@ side ``x`` or ``o``; a commit ``e5/row`` or ``e5/col``; a response ``none`` or `
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo, Variant
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 INFO = GameInfo(
     id="hmdg",

@@ -31,8 +31,13 @@ Notation: squares ``a1``–``k11`` (files from the left, rows from White's side)
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 _LITERAL_OR_EXEMPT = ("literal", "exempt")
 

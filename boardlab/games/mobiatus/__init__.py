@@ -35,8 +35,13 @@ slide's resting face, ``*`` after a capture. Also ``swap`` (``first_player=pie``
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo, Variant
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 INFO = GameInfo(
     id="mobiatus",

@@ -424,6 +424,17 @@ class Mobiatus(Game):
             fields.append(f"end:{reason}")
         return " ".join(fields)
 
+    def _check_against_turns(self, colour_text: str, turns: int, text: str) -> None:
+        """The colours alternate from the first one, turn by turn (a pie swap changes players, not
+        colours). The count of filled squares is not held against the turns (B11: each turn fills one),
+        so that study positions with a few pieces on an open strip can be set up."""
+        first = 1 if self.options["first_player"] == "blue" else 0
+        expected = LETTERS[(first + turns) % 2]
+        if colour_text != expected:
+            raise PositionError(f"{text!r}: after {turns} turns {COLOURS[LETTERS.index(expected)]} ({expected}) "
+                                f"moves, not {COLOURS[LETTERS.index(colour_text)]}; "
+                                f"{COLOURS[first]} makes the first move")
+
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<the front board's rows a/b/…> <r|b to move> <turns> <ply> [swapped] "
                 "[end:no-pieces|end:no-moves|end:limit]'")
@@ -479,6 +490,7 @@ class Mobiatus(Game):
         if limit and turns > limit:
             raise PositionError(f"{text!r}: {turns} turns is past the limit of {limit} "
                                 f"({self.options['move_pair_limit']} move pairs)")
+        self._check_against_turns(colour_text, turns, text)
         data[layout.F_COLOUR] = LETTERS.index(colour_text)
         data[layout.F_TURNS] = turns
         data[kernel.PLY] = ply
@@ -513,6 +525,31 @@ class Mobiatus(Game):
         opposite face, same column and row) the small letter; ``x`` is a singularity. Stepping
         off a board's right end leads to the other board's first column with the rows mirrored.
         """
+        return self._drawing(view, ("F", "B"))
+
+    def render_compact(self, view: View) -> str:
+        """The front board alone, for a short terminal: a wide strip's two boards overflow 24 lines.
+
+        Nothing is lost between turns: a face and its opposite are one paper square, which is
+        empty, singular (both faces, B8 and B9) or holds a dot with its circle behind it, so the
+        back board is the front with capitals and small letters swapped. Where that does not hold
+        (a view inside a capture chain), both boards are drawn.
+        """
+        if not self._back_mirrors_front(view.data):
+            return self.render(view)
+        return self._drawing(view, ("F",))
+
+    def _back_mirrors_front(self, data: np.ndarray) -> bool:
+        strip = self.strip
+        for column in range(strip.length):
+            for row in range(strip.width):
+                front = self._mark(data, strip.from_picture("F", column, row))
+                behind = front if front in ".x" else front.swapcase()
+                if self._mark(data, strip.from_picture("B", column, row)) != behind:
+                    return False
+        return True
+
+    def _drawing(self, view: View, boards: tuple[str, ...]) -> str:
         data = view.data
         strip = self.strip
         lines = [f"Turn {int(data[layout.F_TURNS])}: Red {int(data[layout.F_COUNT])} pieces, "
@@ -521,7 +558,8 @@ class Mobiatus(Game):
         # board's part ending where the next begins.
         parts = -(-strip.length // MAX_DRAWN_COLUMNS)
         size = -(-strip.length // parts)
-        for board, title in (("F", "Front"), ("B", "Back")):
+        for board in boards:
+            title = "Front" if board == "F" else "Back"
             other = "B" if board == "F" else "F"
             for first in range(0, strip.length, size):
                 columns = range(first, min(first + size, strip.length))
@@ -535,7 +573,11 @@ class Mobiatus(Game):
                     else:
                         onward = f"{board}{columns.stop + 1}{ROW_LETTERS[row]}"
                     lines.append(f"{'':4}{ROW_LETTERS[row]}  {marks}  {ROW_LETTERS[row]} -> {onward}")
-        lines.append("R B a piece   r b its circle (the piece is on the other board)   x singularity")
+        if len(boards) == 2:
+            lines.append("R B a piece   r b its circle (the piece is on the other board)   x singularity")
+        else:
+            lines.append("R B a piece (its circle behind)   r b a circle (its piece behind)   x singular")
+            lines.append("The back board (B…) is not drawn: B5c is the face behind F5c, marks swapped.")
         return "\n".join(lines)
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------

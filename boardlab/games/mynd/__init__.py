@@ -32,8 +32,13 @@ down, left), ``d4^`` for one piece; ``pass``.
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo, Variant
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 INFO = GameInfo(
     id="mynd",

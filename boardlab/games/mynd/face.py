@@ -507,6 +507,7 @@ class Mynd(Game):
         if not ply_text.isdecimal():
             raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
         ply, seat = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply"), seats.index(seat_text.lower())
+        self._check_against_ply(data, ply, seat, text)
         data[kernel.PLY] = ply
         data[kernel.TO_MOVE] = seat
         data[lay.F_NEXT] = seat
@@ -571,6 +572,22 @@ class Mynd(Game):
                 raise PositionError(f"{text!r}: {COLOURS[seat]} has {counts[seat]} pieces on the board, more than "
                                     f"the supply of {self.supply}")
             data[lay.F_SUPPLY + seat] = self.supply - counts[seat]
+
+    def _check_against_ply(self, data: np.ndarray, ply: int, seat: int, text: str) -> None:
+        """What the ply implies: play goes round the seats from ``first_player``, one decision a ply,
+        and a piece beyond the starting peg needs a turn of its owner's to be placed."""
+        players, first = self.num_seats, int(self.options["first_player"])
+        expected = (first + ply) % players
+        if seat != expected:
+            raise PositionError(f"{text!r}: at ply {ply} it is {COLOURS[expected]} ({LETTERS[expected].lower()}) "
+                                f"to move, not {COLOURS[seat]}; {COLOURS[first]} moves first")
+        for owner in range(players):
+            turns = (ply - (owner - first) % players + players - 1) // players
+            placed = self.supply - int(data[lay.F_SUPPLY + owner]) - 1
+            if placed > turns:
+                raise PositionError(f"{text!r}: {COLOURS[owner]} has {placed + 1} pieces on the board, but has had "
+                                    f"only {turns} turn{'s' if turns != 1 else ''} by ply {ply} (one piece placed "
+                                    f"a turn, besides the starting peg)")
 
     def _set_cuts(self, data: np.ndarray, tokens: list[str], text: str) -> None:
         if tokens and self.options["diagonal_links"] != "chrono_cut":

@@ -26,8 +26,13 @@ Notation (pbmserv): rows ``a``, ``b``, … from the top; cells numbered along th
 
 from __future__ import annotations
 
-from boardlab.core.game import Game, GameInfo, Variant
+from typing import TYPE_CHECKING
+
+from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 INFO = GameInfo(
     id="ndengrod",

@@ -8,6 +8,7 @@ other seat's hidden stones.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
@@ -17,7 +18,7 @@ from boardlab import render
 from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.errors import BoardlabError
-from boardlab.server import play
+from boardlab.server import play, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
 
@@ -37,6 +38,10 @@ class BoardOut(BaseModel):
     buttons: list[str] = Field(description="steps that are no cells (pass, …) and may come next")
     move: str | None = Field(description="the whole move the clicks make, ready to send")
     why: str = Field(description="why the last click was refused ('' when it was taken)")
+    captured: dict[str, str] = Field(description="cells where the shown position's last move captured, with what "
+                                                 "it took (marked on the board with a flag)")
+    pieces: dict[int, int] = Field(description="seat → its pieces on the board (games without hidden pieces; "
+                                               "empty in HMDG)")
 
 
 def _steps(text: str) -> tuple[str, ...]:
@@ -61,6 +66,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
           layout: Annotated[str | None, Query(max_length=20, description="one of the game's layouts")] = None,
           clicks: Annotated[str, Query(max_length=400, description="the clicks so far, comma-separated")] = "",
           click: Annotated[str | None, Query(max_length=40, description="a new click to add to them")] = None,
+          width: Annotated[int | None, Query(ge=100, le=10_000, description="the width in CSS pixels the page "
+                                             "shows the board at: captions are set to be read there")] = None,
           ) -> BoardOut:
     """The board drawn for the caller's seat, and click-to-move: send the clicks so far and the new one;
     the answer says which were taken, where the next may go, and the move once they make a whole one."""
@@ -69,6 +76,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
         state: State = play.current_state(session, row, service.cache)
         viewer = play.viewing_seat(row, caller, seat)
         version, current, active = row.version, row.ply, row.status == "active"
+        # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
+        ending = views.describe(row, state.view(viewer)) if row.status == "finished" else None
     if ply is not None and not 0 <= ply <= current:
         raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {current}")
     shown = state
@@ -97,9 +106,16 @@ def board(game_id: GameId, caller: Caller, service: Service,
             "you are watching: you hold no seat in this game" if viewer is None else render.why_not(view, (), click))
     following = render.next_steps(view, kept) if playing else render.NextSteps((), None)
     cells = set(view.game.cell_names())
-    marks = render.selection_marks(view, kept) if playing else None
-    svg = render.board_svg(view, marks=marks, layout=chosen)
+    captured = render.captured_cells(view)
+    marks = render.selection_marks(view, kept) if playing else render.Marks()
+    turn = None
+    if ending is not None:  # a finished game: its end, or whose turn it was (nobody's to play now)
+        turn = ending if shown is state else render.turn_text(shown.view(None))
+    svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn,
+                           shown_at=width)
+    pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
     return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
-                    clicked=list(kept),                    targets=[s for s in following.steps if s in cells],
+                    clicked=list(kept), targets=[s for s in following.steps if s in cells],
                     buttons=[s for s in following.steps if s not in cells],
-                    move=following.move.text if following.move is not None else None, why=why)
+                    move=following.move.text if following.move is not None else None, why=why,
+                    captured=captured, pieces=pieces)

@@ -6,7 +6,7 @@ from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
 from boardlab.ai.levels import LEVELS, NAMES
-from boardlab.core.game import GameInfo
+from boardlab.core.info import GameInfo
 from boardlab.core.registry import games, info
 from boardlab.server.schemas import AgentsOut, GameInfoOut, OptionOut, VariantOut
 

@@ -7,10 +7,12 @@ from typing import Annotated
 from fastapi import Depends, Header, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from boardlab.errors import BoardlabError
 from boardlab.server.play import Actor
 from boardlab.server.service import GameService
 
 COOKIE = "boardlab_session"
+MAX_TOKENS = 4
 
 
 async def service(request: Request) -> GameService:  # async: no trip through the thread pool
@@ -29,13 +31,23 @@ async def actor(
     request: Request,
     service: Annotated[GameService, Depends(service)],
     authorization: Annotated[str | None, Header(description="Bearer TOKEN (an API or session token)")] = None,
-    x_seat_token: Annotated[str | None, Header(description="a guest seat's token")] = None,
-    seat_token: Annotated[str | None, Query(max_length=100, description="a guest seat's token")] = None,
+    x_seat_token: Annotated[str | None, Header(description="a guest seat's token; several (a hot-seat "
+                                                           "table's), comma-separated")] = None,
+    seat_token: Annotated[str | None, Query(max_length=MAX_TOKENS * 101, description="a guest seat's token; "
+                                            "several, comma-separated")] = None,
 ) -> Actor:
     token = bearer(authorization) or request.cookies.get(COOKIE)
-    seat = x_seat_token or seat_token
-    known = service.known_actor(token, seat)  # most requests: no database, no thread
-    return known if known is not None else await run_in_threadpool(service.actor, token, seat)
+    seats = seat_tokens(x_seat_token or seat_token)
+    known = service.known_actor(token, seats)  # most requests: no database, no thread
+    return known if known is not None else await run_in_threadpool(service.actor, token, seats)
+
+
+def seat_tokens(given: str | None) -> tuple[str, ...]:
+    """The seat tokens in a header or query: one, or several comma-separated (a game has at most four seats)."""
+    tokens = tuple(t for t in (part.strip() for part in (given or "").split(",")) if t)
+    if len(tokens) > MAX_TOKENS:
+        raise BoardlabError(f"{len(tokens)} seat tokens given; accepted: at most {MAX_TOKENS}, comma-separated")
+    return tokens
 
 
 Service = Annotated[GameService, Depends(service)]

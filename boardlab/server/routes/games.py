@@ -21,6 +21,7 @@ from boardlab.server.schemas import (
     GameOut,
     GameSummary,
     HintOut,
+    HintRequest,
     LobbyOut,
     MoveRequest,
     OfferRequest,
@@ -99,9 +100,16 @@ def record(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery = 
 
 
 @router.post("/games/{game_id}/hint", response_model=HintOut)
-async def hint(game_id: GameId, caller: Caller, service: Service, body: SeatChoice | None = None) -> HintOut:
-    """The computer's top three moves for the seat to move (games against the computer, analysis boards)."""
-    seat, ply, future = await run_in_threadpool(service.hint_job, caller, game_id, body.seat if body else None)
+async def hint(game_id: GameId, caller: Caller, service: Service, request: Request,
+               body: HintRequest | None = None) -> HintOut:
+    """The computer's top three moves for the seat to move, searched on that seat's view: in a game in play
+    where you hold every seat a person plays (against the computer, hot-seat), or at any position of a
+    finished game (the analysis board); never in a game against another person. Each search costs the
+    server work, so one address may ask a few at once and then some a minute (429 with Retry-After beyond)."""
+    service.hint_limit.take(request.client.host if request.client else "unknown")
+    # The search runs in the computer seats' worker processes (service.ai), never in this event loop.
+    seat, ply, future = await run_in_threadpool(service.hint_job, caller, game_id, body.seat if body else None,
+                                                body.ply if body else None)
     try:
         found = await asyncio.wait_for(asyncio.wrap_future(future), HINT_SECONDS)
     except TimeoutError:

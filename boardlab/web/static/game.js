@@ -16,8 +16,11 @@
   let drawing = 0;                        // answers to older board requests are dropped
   let clockTimer = null;
 
-  const token = () => (seat !== null && tokens[seat]) || null;
   const heldHere = () => Object.keys(tokens).map(Number).sort();
+  // Every request carries all the seat tokens this browser holds in this game (a hot-seat table holds
+  // them all, so the server knows no other person plays here) and says which seat it speaks for.
+  // Without a seat chosen the page asks as a spectator (the hand-over screen shows no one's stones).
+  const token = () => (seat === null ? null : heldHere().map((held) => tokens[held]).join(",") || null);
   const hotSeat = () => heldHere().length > 1;
 
   function say(text, kind = "error") {
@@ -44,9 +47,10 @@
   }
 
   async function load() {
-    const query = replayPly === null ? "" : `?ply=${replayPly}`;
-    const seatQuery = seat === null || token() ? "" : `${query ? "&" : "?"}seat=${seat}`;
-    game = await boardlab.api(`/api/games/${gameId}${query}${seatQuery}`, { token: token() });
+    const query = new URLSearchParams();
+    if (replayPly !== null) query.set("ply", replayPly);
+    if (seat !== null) query.set("seat", seat);
+    game = await boardlab.api(`/api/games/${gameId}?${query}`, { token: token() });
     if (seat === null && game.your_seats.length) seat = chooseSeat(game.to_move);
     show();
     await drawBoard();
@@ -76,7 +80,10 @@
     if (layout) query.set("layout", layout);
     if (clicks.length) query.set("clicks", clicks.join(","));
     if (click) query.set("click", click);
-    if (seat !== null && !token()) query.set("seat", seat);
+    if (seat !== null) query.set("seat", seat);
+    // The board's column width: on a phone the captions are set larger, to be read at that width.
+    const shown = Math.round($("board").clientWidth);
+    if (shown >= 100) query.set("width", shown);
     let board;
     try {
       board = await boardlab.api(`/api/games/${gameId}/board?${query}`, { token: token() });
@@ -100,8 +107,28 @@
     clicks = board.clicked;
     showLayouts(board);
     showSteps(board);
+    showCaptures(board);
     if (click) say(board.why);
     if (board.move) await sendMove(board.move);
+  }
+
+  // What the shown position's last move took (flagged on the board too), and each seat's pieces left.
+  let pieces = {};
+  function showCaptures(board) {
+    const taken = Object.entries(board.captured);
+    $("captures").replaceChildren(...(taken.length
+      ? [`Captured by the last move (${taken.length}): `, taken.map(([cell, what]) => `${cell} (${what.replace(/^captured by the last move: /, "")})`).join(", ")]
+      : []));
+    pieces = board.pieces;
+    showPieces();
+  }
+
+  function showPieces() {
+    for (const item of document.querySelectorAll("#seats li[data-seat]")) {
+      const count = pieces[item.dataset.seat];
+      const box = item.querySelector(".pieces");
+      if (box) box.textContent = count === undefined ? "" : ` · ${count} on the board`;
+    }
   }
 
   function showLayouts(board) {
@@ -192,7 +219,7 @@
     const last = seat === null ? null : (game.seats.find((s) => s.seat === seat) || {}).label || `seat ${seat}`;
     game = null;
     clicks = [];
-    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers"]) $(id).replaceChildren();
+    for (const id of ["board", "moves", "seats", "hints", "steps", "status", "offers", "captures"]) $(id).replaceChildren();
     say("");
     $("play").hidden = true;
     $("handover-title").textContent = `Hand over to ${label}`;
@@ -238,21 +265,30 @@
       const item = boardlab.el("li", { "data-seat": s.seat, class: s.seat === game.to_move ? "to-move" : null },
         boardlab.el("strong", {}, s.label), ` ${s.name || "open seat"}`,
         s.seat === seat ? boardlab.el("em", {}, " (you)") : "",
+        boardlab.el("span", { class: "pieces muted" }),
         boardlab.el("span", { class: "clock" }, clock ? clockText(clock) : ""));
       return item;
     }));
     if (game.time.kind === "correspondence" && game.deadline && game.status === "active") {
       $("seats").append(boardlab.el("li", { class: "muted" }, `${game.time.description}; move by ${new Date(game.deadline).toLocaleString()}`));
+    } else if (game.time.kind === "live") {
+      $("seats").append(boardlab.el("li", { class: "muted time" }, `Time: ${game.time.description}`));
     }
+    showPieces();
     showMoves();
     showOffers();
     showInvite();
     const playing = game.status === "active" && game.your_seats.length > 0;
-    $("hint").hidden = !game.can_hint || replayPly !== null;
+    // Hints: the server says where (games with no other person in them, the analysis board of a finished game).
+    $("hint").hidden = !game.can_hint;
+    $("analyse").hidden = !(game.status === "finished" && game.can_hint);  // a seat is to move here
+    const shownNow = `${game.version}:${replayPly}`;
+    if ($("hints").dataset.shown !== shownNow) { $("hints").replaceChildren(); $("hints").dataset.shown = shownNow; }
     for (const id of ["undo", "draw", "resign"]) $(id).disabled = !playing;
     $("typed").elements.move.disabled = !playing || replayPly !== null;
     const record = new URLSearchParams();
     if (token()) record.set("seat_token", token());
+    if (seat !== null) record.set("seat", seat);
     $("download").href = `/api/games/${gameId}/record${record.toString() ? "?" + record : ""}`;
     $("download").setAttribute("download", `boardlab-${game.game}-${game.id}.json`);
     $("rules").href = `/rules/${game.game}`;
@@ -260,9 +296,14 @@
     startClock();
   }
 
+  // Stepping back, the list keeps every move (as this seat knew them at the game's position), so that
+  // any later position is one click away too.
+  let wholeList = null;  // {seat, moves} from the last look at the game now
   function showMoves() {
     const list = $("moves");
-    list.replaceChildren(...game.view.moves.map((m) => {
+    if (replayPly === null) wholeList = { seat, moves: game.view.moves };
+    const moves = replayPly !== null && wholeList && wholeList.seat === seat ? wholeList.moves : game.view.moves;
+    list.replaceChildren(...moves.map((m) => {
       const current = replayPly === null ? game.view.ply : replayPly;
       const button = boardlab.el("button", {
         type: "button", class: m.ply + 1 === current ? "move current" : "move", "data-ply": m.ply + 1,
@@ -281,7 +322,8 @@
     const box = $("offers");
     box.replaceChildren();
     if (game.status !== "active" || seat === null) return;
-    const others = game.draw_offers.filter((s) => !game.your_seats.includes(s));
+    // The seat playing now answers the other seats' offers (at a hot-seat table this browser holds them all).
+    const others = game.draw_offers.filter((s) => s !== seat);
     if (others.length) {
       box.append(boardlab.el("p", {}, `${others.map(seatLabel).join(", ")} offer${others.length > 1 ? "" : "s"} a draw. `,
         boardlab.el("button", { onclick: () => act("draw", { action: "accept", seat }) }, "Accept"), " ",
@@ -289,7 +331,7 @@
     } else if (game.draw_offers.includes(seat)) {
       box.append(boardlab.el("p", { class: "muted" }, "You offered a draw."));
     }
-    if (game.undo_request !== null && !game.your_seats.includes(game.undo_request)) {
+    if (game.undo_request !== null && game.undo_request !== seat) {
       box.append(boardlab.el("p", {}, `${seatLabel(game.undo_request)} asks to take back their last move. `,
         boardlab.el("button", { onclick: () => act("undo", { action: "grant", seat }) }, "Grant"), " ",
         boardlab.el("button", { onclick: () => act("undo", { action: "decline", seat }) }, "Decline")));
@@ -318,20 +360,52 @@
   }
 
   $("resign").addEventListener("click", () => { if (confirm("Resign this game?")) act("resign", { seat }); });
-  $("draw").addEventListener("click", () => act("draw", { action: "offer", seat }));
-  $("undo").addEventListener("click", () => act("undo", { action: "request", seat }));
+  $("draw").addEventListener("click", () => {
+    // At one browser holding every seat an offer is the table's agreement: the server ends the game drawn.
+    if (game && game.your_seats.length > 1 && !confirm("Do all players here agree to a draw?")) return;
+    act("draw", { action: "offer", seat });
+  });
+  $("undo").addEventListener("click", () => {
+    // Holding every seat (hot-seat), "undo" takes back the last move made, whoever's seat made it.
+    const moves = game ? game.view.moves : [];
+    const asker = game && game.your_seats.length > 1 && moves.length ? moves[moves.length - 1].seat : seat;
+    act("undo", { action: "request", seat: asker });
+  });
 
   $("hint").addEventListener("click", async () => {
     const box = $("hints");
     box.replaceChildren(boardlab.el("p", { class: "muted" }, "The computer is thinking…"));
+    const live = game.status === "active";
+    const body = live ? { seat } : { ply: replayPly === null ? game.ply : replayPly };
     try {
-      const hint = await boardlab.api(`/api/games/${gameId}/hint`, { method: "POST", token: token(), body: { seat } });
-      box.replaceChildren(boardlab.el("p", {}, "The computer's top moves:"), boardlab.el("ol", {},
-        ...hint.candidates.map((c) => boardlab.el("li", {}, boardlab.el("button", {
-          type: "button", class: "hint-move", onclick: () => sendMove(c.move),
-        }, c.move), c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
+      const hint = await boardlab.api(`/api/games/${gameId}/hint`, { method: "POST", token: live ? token() : null, body });
+      // In play, a hinted move is a button that plays it; on the analysis board it is only shown.
+      const shown = (c) => (live
+        ? boardlab.el("button", { type: "button", class: "hint-move", onclick: () => sendMove(c.move) }, c.move)
+        : boardlab.el("strong", { class: "hint-move" }, c.move));
+      box.replaceChildren(boardlab.el("p", {}, `The computer's top moves for ${seatLabel(hint.seat)}${hint.ply ? `, after move ${hint.ply}` : ", at the start"}:`),
+        boardlab.el("ol", {}, ...hint.candidates.map((c) => boardlab.el("li", {}, shown(c),
+          c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
     } catch (error) {
       box.replaceChildren(boardlab.el("p", { class: "error" }, error.message));
+    }
+  });
+
+  // A finished game's position opened as a new board (the record up to here, unfinished), where this
+  // browser holds every seat: variations can be played, and hinted.
+  $("analyse").addEventListener("click", async () => {
+    const ply = replayPly === null ? game.ply : replayPly;
+    try {
+      const record = await boardlab.api(`/api/games/${gameId}/record`);
+      const tags = { ...(record.tags || {}) };
+      delete tags.loser;  // the new board is unfinished: nobody has lost it
+      Object.assign(record, { moves: record.moves.slice(0, ply), result: null, termination: null, finished: null, tags });
+      const created = await boardlab.api("/api/games", {
+        method: "POST", body: { record, seats: record.players.map(() => ({ kind: "guest" })) },
+      });
+      boardlab.openCreated(created, null);
+    } catch (error) {
+      say(error.message);
     }
   });
 
@@ -352,8 +426,10 @@
 
   function listen() {
     if (events) events.close();
-    const query = token() ? `?seat_token=${encodeURIComponent(token())}` : seat !== null ? `?seat=${seat}` : "";
-    events = new EventSource(`/api/games/${gameId}/events${query}`);
+    const query = new URLSearchParams();
+    if (token()) query.set("seat_token", token());
+    if (seat !== null) query.set("seat", seat);
+    events = new EventSource(`/api/games/${gameId}/events?${query}`);
     events.addEventListener("game", (event) => busy(async () => {
       const fresh = JSON.parse(event.data);
       if (!game || fresh.version <= game.version) return;

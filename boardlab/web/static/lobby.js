@@ -68,12 +68,19 @@
     const mine = lobby.my_games.map((g) => item(g, g.invited ? boardlab.el("span", {},
       boardlab.el("button", { onclick: () => answer(g.id, "accept") }, "Accept"), " ",
       boardlab.el("button", { onclick: () => answer(g.id, "decline") }, "Decline")) : null));
-    // Guest games this browser holds seats in (no account): shown by their ids.
+    // Guest games this browser holds seats in (no account), those waiting for a seat held here first.
+    // Each is asked as a spectator: the list needs no seat's view, and shows none.
     const known = new Set(lobby.my_games.map((g) => g.id));
     const guests = boardlab.guestGames().filter((id) => !known.has(id)).sort((a, b) => b - a).slice(0, 20);
-    for (const id of guests) {
-      mine.push(boardlab.el("li", { "data-game": id }, boardlab.el("a", { href: `/games/${id}` }, `game #${id}`), " (a guest seat in this browser)"));
-    }
+    const found = (await Promise.all(guests.map(async (id) => {
+      try { return await boardlab.api(`/api/games/${id}`); } catch (_) { return null; }  // gone: not listed
+    }))).filter(Boolean).map((g) => {
+      const held = Object.keys(boardlab.seats(g.id)).map(Number);
+      return { ...g, your_seats: held, your_turn: g.status === "active" && held.includes(g.to_move), invited: false };
+    });
+    const rank = (g) => (g.your_turn ? 0 : g.status === "active" || g.status === "challenge" ? 1 : 2);
+    found.sort((a, b) => rank(a) - rank(b) || b.id - a.id);
+    for (const g of found) mine.push(item(g, boardlab.el("span", { class: "muted" }, "(a guest seat in this browser)")));
     $("my-games").replaceChildren(...mine);
     $("my-empty").hidden = mine.length > 0;
     $("open").replaceChildren(...(lobby.open_challenges.length ? lobby.open_challenges.map((g) => item(g,

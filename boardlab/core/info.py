@@ -1,0 +1,64 @@
+"""What a game is, declared once: its description and named variants (no numpy, no numba).
+
+Kept apart from :mod:`boardlab.core.game` so that listing games, parsing a command line or saying
+what is about to be compiled costs no import of the compiled rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from boardlab.core.options import Option, OptionValue
+from boardlab.errors import OptionError
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of options, for a rule set published elsewhere (Pentalath, Ludii's board…)."""
+
+    name: str
+    options: Mapping[str, OptionValue]
+    help: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, declared once: every tool reads these fields instead of assuming."""
+
+    id: str
+    name: str
+    designer: str
+    year: int
+    players: tuple[int, ...]
+    options: tuple[Option, ...]
+    rules_version: str
+    summary: str
+    source: str
+    perfect_information: bool = True
+    variants: tuple[Variant, ...] = ()
+    end_reasons: Mapping[int, str] = field(default_factory=dict)
+
+    def option(self, name: str) -> Option:
+        """The declared option called ``name``."""
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise OptionError(
+            f"{self.id}: unknown option {name!r}; accepted: {', '.join(o.name for o in self.options)}"
+        )
+
+    def variant(self, name: str) -> Variant:
+        """The declared variant called ``name``."""
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        accepted = ", ".join(v.name for v in self.variants) or "none"
+        raise OptionError(f"{self.id}: unknown variant {name!r}; accepted: {accepted}")
+
+    @property
+    def defaults(self) -> dict[str, OptionValue]:
+        return {option.name: option.default for option in self.options}
+
+    def __repr__(self) -> str:
+        return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
