@@ -278,6 +278,8 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2, help="seats in the game (2)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     args = parser.parse_args()
+    if args.think <= 0:
+        parser.error(f"--think {args.think:g} is not accepted; accepted: seconds above 0 (e.g. 0.001)")
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-"))
     with contextmanager(lambda: (yield None))() if not args.postgres else postgres() as pg_url:
         db_url = pg_url or args.db or f"sqlite:///{folder / 'bench.db'}"

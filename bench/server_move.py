@@ -70,7 +70,7 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
         status, answer = await call("POST", "/api/register", {"name": "bench", "password": "benchmark password"})
         assert status == 201, answer
         call.headers.append((b"authorization", f"Bearer {answer['token']}".encode()))
-        actor = service.actor(answer["token"], None)
+        actor = service.actor(answer["token"])
         new = {"game": args.game, "seats": [{"kind": "me"}] * 2}
         games: list[dict[str, Any]] = []
         for _ in range(args.games):

@@ -150,7 +150,15 @@ class GameService:
                  for seat, token in created.invitations.items()}
         held = sorted(created.invitations) if actor.user is None else None
         actor_for_view = Actor(actor.user, tuple(created.invitations.values())[:1]) if held else actor
-        return CreatedGameOut(game=self.show(actor_for_view, row.id), invitations=created.invitations, links=links)
+        if request.record is not None:  # a continued game: its moves are read back with the game
+            return CreatedGameOut(game=self.show(actor_for_view, row.id), invitations=created.invitations,
+                                  links=links)
+        # A new game has no moves, and its row and seats are as the transaction wrote them: answered
+        # from those, as a move is, without reading the game back.
+        held_seats = play.seats_held(row, actor_for_view)
+        game = views.game_out(row, created.state, play.viewing_seat(row, actor_for_view, None), held_seats, [],
+                              hints.hint_rule(row, created.state, held_seats, True).seat is not None)
+        return CreatedGameOut(game=game, invitations=created.invitations, links=links)
 
     def show(self, actor: Actor, game_id: int, seat: int | None = None, at_ply: int | None = None) -> GameOut:
         with self.db.read() as session:
