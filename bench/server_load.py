@@ -114,6 +114,7 @@ class Figures:
         self.ready = 0
         self.registering = asyncio.Semaphore(4)  # argon2 hashing is deliberately slow: set-up, a few at a time
         self.start = asyncio.Event()
+        self.measure_from = float("inf")  # after the warm-up
         self.stop = float("inf")  # set once every player is ready
 
     def error(self, key: int | str) -> None:
@@ -186,10 +187,14 @@ async def player(number: int, url: str, args: argparse.Namespace, figures: Figur
         http.authorise(answer["token"])
         body = {"game": args.game, "options": dict(o.split("=", 1) for o in args.option),
                 "seats": [{"kind": "me"}] * args.seats}
+        status, created = await http.request("POST", "/api/games", body)  # each player's first game: set-up
+        if status != 201:
+            raise SystemExit(f"starting a game failed: {status} {created}")
+        game: dict[str, Any] | None = created["game"]
+        figures.games += 1
         figures.ready += 1
         await figures.start.wait()
         await asyncio.sleep(rng.random() * args.think)  # spread the players' first moves
-        game: dict[str, Any] | None = None
         while time.perf_counter() < figures.stop:
             if game is None or game["status"] != "active":
                 try:
@@ -217,7 +222,7 @@ async def player(number: int, url: str, args: argparse.Namespace, figures: Figur
                 figures.error(status)
                 game = None
                 continue
-            if sent + took <= figures.stop:
+            if figures.measure_from <= sent and sent + took <= figures.stop:
                 figures.latencies.append(took)
             game = answer
             if game["status"] == "finished":
@@ -235,17 +240,20 @@ async def run(url: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
         for task in tasks:
             if task.done() and task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-    print(f"{args.players} players ready (server pid {pid}); measuring for {args.seconds:g} s", file=sys.stderr,
-          flush=True)
+    print(f"{args.players} players ready (server pid {pid}); {args.warmup:g} s of warm-up, then measuring "
+          f"for {args.seconds:g} s", file=sys.stderr, flush=True)
+    began = time.perf_counter()
+    figures.measure_from = began + args.warmup
+    figures.stop = figures.measure_from + args.seconds
+    figures.start.set()
+    await asyncio.sleep(args.warmup)  # every player under way, the first moves' one-off costs behind
     load_before = os.getloadavg()
     cpu_before = cpu_seconds(pid)
     client_before = time.process_time()
-    began = time.perf_counter()
-    figures.stop = began + args.seconds
-    figures.start.set()
-    await asyncio.gather(*tasks)
+    await asyncio.sleep(max(0.0, figures.stop - time.perf_counter()))
     server_cpu = cpu_seconds(pid) - cpu_before
     client_cpu = time.process_time() - client_before
+    await asyncio.gather(*tasks)
     elapsed = args.seconds
     latencies = sorted(figures.latencies)
 
@@ -272,6 +280,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs PostgreSQL)")
     parser.add_argument("--players", type=int, default=200, help="simulated players, each in its own game (200)")
     parser.add_argument("--seconds", type=float, default=20, help="how long to measure (20)")
+    parser.add_argument("--warmup", type=float, default=3,
+                        help="seconds of play before measuring, not counted (3)")
     parser.add_argument("--think", type=float, default=0.5, help="seconds between a player's moves (0.5)")
     parser.add_argument("--game", default="ndengrod", help="the game the players play (ndengrod)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE")
@@ -280,6 +290,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.think <= 0:
         parser.error(f"--think {args.think:g} is not accepted; accepted: seconds above 0 (e.g. 0.001)")
+    if not 0 <= args.warmup < float("inf"):
+        parser.error(f"--warmup {args.warmup:g} is not accepted; accepted: seconds, 0 or more")
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-"))
     with contextmanager(lambda: (yield None))() if not args.postgres else postgres() as pg_url:
         db_url = pg_url or args.db or f"sqlite:///{folder / 'bench.db'}"
@@ -290,11 +302,12 @@ def main() -> None:
         print(json.dumps(result))
     else:
         print(f"{result['database']}, {args.workers} worker(s), {args.players} players, one move each every "
-              f"{args.think:g} s ({result['offered_moves_per_s']:g} moves/s offered), {args.seconds:g} s:")
+              f"{args.think:g} s ({result['offered_moves_per_s']:g} moves/s offered), {args.seconds:g} s after "
+              f"{args.warmup:g} s of warm-up:")
         print(f"  moves/s        {result['moves_per_s']}")
         print(f"  latency        p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, mean {result['mean_ms']} ms")
         print(f"  server CPU     {result['server_cpu_ms_per_move']} ms a move (all its processes; "
-              f"includes starting games)")
+              f"includes games started after the first)")
         print(f"  client CPU     {result['client_cpu_ms_per_move']} ms a move (this process, on the same cores)")
         print(f"  games          {result['games_started']} started, {result['games_finished']} finished")
         print(f"  errors         {result['errors'] or 'none'}")
