@@ -334,7 +334,7 @@ def test_the_thinking_line_keeps_a_hidden_move_secret() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_a_sampling_level_still_plays_a_proven_win(seed: int) -> None:
     state = ndengrod().from_text(X_WINS_IN_ONE)
-    agent = make_agent("level2", seed=seed)  # temperature 0.25: samples moves by visits
+    agent = make_agent("level2:temperature=0.25", seed=seed)  # samples moves by visits
     assert agent.choose(state.view(0)).text in ("b3", "g8")
 
 

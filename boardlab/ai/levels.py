@@ -21,14 +21,22 @@ from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.ai.random_agent import RandomAgent
 from boardlab.errors import OptionError
 
-# From a beginner's opponent (little search, some randomness) to the strongest search that fits in
-# a few seconds a move. Budgets are iterations where possible, so strength does not depend on the
-# machine; level 5 is timed. Every level uses the game's own improvements over plain UCT where a
-# match showed they win: playouts cut off and scored by its evaluation, or, for GTBM, alpha-beta on
-# the evaluation instead of MCTS (``depth`` bounds it at the lower levels). ``uct`` is plain UCT.
+# From a beginner's opponent (little search, its move drawn at random by the search's counts) to the
+# strongest search that fits in a few seconds a move. Budgets are iterations where possible, so
+# strength does not depend on the machine; level 5 is timed. Every level uses the game's own
+# improvements over plain UCT where a match showed they win: playouts cut off and scored by its
+# evaluation, or, for GTBM, alpha-beta on the evaluation instead of MCTS (``depth`` bounds it at the
+# lower levels). ``uct`` is plain UCT.
+# Only level 1 samples its move. Level 2 used to sample too (temperature 0.25), and in Möbiatus and
+# GTBM that was as weak as level 1: Möbiatus' 44-odd first moves share 1,000 playouts almost evenly,
+# so sampling by visits was nearly a random move; GTBM's alpha-beta values (a piece up, level, a
+# piece down) weighed by value^4 left a capture barely likelier than a quiet move. Level 2 now plays
+# its best move. In GTBM (the only game ``depth`` bounds) it looks one ply ahead: it takes what it
+# can and misses the recapture, a beginner's mistake; at two plies it drew 18 of 20 against level 3.
+# docs/findings/ladder.md has the matches.
 LEVELS: dict[int, SearchSettings] = {
     1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False, depth=1),
-    2: SearchSettings(iterations=1_000, temperature=0.25, depth=2),
+    2: SearchSettings(iterations=1_000, depth=1),
     3: SearchSettings(iterations=5_000, depth=4),
     4: SearchSettings(iterations=40_000, seconds=2.0),
     5: SearchSettings(seconds=4.0),
