@@ -56,6 +56,7 @@ def random_game(game: boardlab.Game, seed: int) -> list[boardlab.State]:
         after = state.play(move)
         assert state.to_text() == before_text and np.array_equal(state.data, before_data), "play is pure"
         assert after.previous is state and after.last_move == move
+        assert state.legal_moves() == moves, "a position keeps its moves once one is played from it"
         assert state.play(move.text) == after, "a move and its text play the same"
         state = after
         states.append(state)

@@ -44,7 +44,11 @@ class State:
         self._data = data
         self._parent = parent
         self._move = move
-        self._legal: list[Move] | None = None
+        # The legal moves, once asked for: as Moves while this is the latest position, then (once a
+        # move is played from here) as plain (text, path) tuples, which the garbage collector stops
+        # tracking. A game's earlier positions stay reachable through ``_parent``, and a server holding
+        # long games would otherwise have every full collection walk all their moves.
+        self._legal: list[Move] | tuple[tuple[str, tuple[int, ...]], ...] | None = None
 
     # -- what the position is -------------------------------------------------------------------
 
@@ -94,6 +98,8 @@ class State:
         """Every legal move for the seat to move, as whole turns, in canonical order."""
         if self._legal is None:
             self._legal = self._enumerate_moves()
+        if isinstance(self._legal, tuple):
+            return [Move(text, path) for text, path in self._legal]
         return list(self._legal)
 
     def _enumerate_moves(self) -> list[Move]:
@@ -138,6 +144,8 @@ class State:
         data = self._data.copy()
         for action in move.path:
             self._game.apply_kernel(data, self._game.spec, action)
+        if isinstance(self._legal, list):
+            self._legal = tuple((legal.text, legal.path) for legal in self._legal)
         return State(self._game, data, self, move)
 
     def stepper(self, *, keep_history: bool = True) -> Stepper:

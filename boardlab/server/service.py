@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import random
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
@@ -47,6 +48,8 @@ log = logging.getLogger("boardlab.server")
 AI_LEASE = timedelta(seconds=30)
 # A token checked against the database is trusted this long without checking again (seconds): a
 # logout takes effect at once in the process that handles it, and within this time in the others.
+# Each token's time is drawn between half and all of it, so that tokens first seen together (a
+# crowd arriving at once) do not all fall due, and queue for the database, in the same moment.
 TOKEN_MEMORY = 5.0
 LIST_LIMIT = 50
 
@@ -93,7 +96,7 @@ class GameService:
             user = accounts.user_for_token(session, token)
         if user is None:
             raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
-        self._tokens[token] = (time.monotonic() + TOKEN_MEMORY, user)
+        self._tokens[token] = (time.monotonic() + TOKEN_MEMORY * (0.5 + random.random() / 2), user)
         if len(self._tokens) > 10_000:
             self._tokens.clear()
         return Actor(user=user, seat_tokens=seat_tokens)
