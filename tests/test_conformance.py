@@ -57,6 +57,9 @@ def random_game(game: boardlab.Game, seed: int) -> list[boardlab.State]:
         assert state.to_text() == before_text and np.array_equal(state.data, before_data), "play is pure"
         assert after.previous is state and after.last_move == move
         assert state.legal_moves() == moves, "a position keeps its moves once one is played from it"
+        if not game.turns_of_several_actions:
+            assert all(len(m.path) == 1 for m in moves) and not after.data[kernel.MID_TURN], \
+                "a game that says every action is a whole turn never stops mid-turn"
         assert state.play(move.text) == after, "a move and its text play the same"
         state = after
         states.append(state)

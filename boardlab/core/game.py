@@ -58,6 +58,9 @@ class Game(ABC):
     info: ClassVar[GameInfo]
     legal_kernel: ClassVar[Callable[..., int]]
     apply_kernel: ClassVar[Callable[..., None]]
+    # False where the kernel never sets MID_TURN: then every action is a whole turn, and listing the
+    # legal moves need not play each action to see whether the turn goes on.
+    turns_of_several_actions: ClassVar[bool] = True
     # A game with a heuristic evaluation (for search cut-offs) overrides these three; the cut-off
     # is the playout length after which search agents trust the evaluation by default.
     evaluate_kernel: ClassVar[Callable[..., None]] = staticmethod(kernel.neutral_evaluation)

@@ -120,7 +120,11 @@ class State:
                 else:
                     paths.append(path)
 
-        extend(self._data.copy(), ())
+        if not game.turns_of_several_actions:
+            count = game.legal_kernel(self._data.copy(), game.spec, out)
+            paths = [(action,) for action in sorted(out[:count].tolist())]
+        else:
+            extend(self._data.copy(), ())
         return [Move(game.action_text(self._data, path), path) for path in paths]
 
     def parse_move(self, text: str) -> Move:

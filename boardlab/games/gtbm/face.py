@@ -55,6 +55,8 @@ _SQUARE = re.compile(r"[a-z]\d{1,2}")
 class Gtbm(Game):
     """GTBM with its options fixed."""
 
+    turns_of_several_actions = False
+
     info = INFO
     @property
     def num_distinct_actions(self) -> int:

@@ -77,6 +77,8 @@ _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 class Horsmeier(Game):
     """Horsmeier's strength race with its options fixed."""
 
+    turns_of_several_actions = False
+
     info = INFO
     plane_numbers = ("strength", "life", "from_row")
 

@@ -98,6 +98,8 @@ def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list
 class Mynd(Game):
     """Mynd with its options fixed."""
 
+    turns_of_several_actions = False
+
     info = INFO
     plane_kinds = ("piece", "peg")
 

@@ -49,6 +49,8 @@ _CELL = re.compile(r"([a-z])(\d{1,2})")
 class Ndengrod(Game):
     """Ndengrod with its options fixed."""
 
+    turns_of_several_actions = False
+
     info = INFO
     plane_kinds = ("stone",)
 
