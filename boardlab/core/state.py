@@ -113,18 +113,15 @@ class State:
             count = game.legal_kernel(data, game.spec, out)
             for action in sorted(out[:count].tolist()):
                 path = (*prefix, action)
-                after = data.copy()
-                game.apply_kernel(after, game.spec, action)
-                if after[kernel.MID_TURN] and after[kernel.TO_MOVE] == data[kernel.TO_MOVE]:
-                    extend(after, path)
-                else:
-                    paths.append(path)
+                if game.turns_of_several_actions:
+                    after = data.copy()
+                    game.apply_kernel(after, game.spec, action)
+                    if after[kernel.MID_TURN] and after[kernel.TO_MOVE] == data[kernel.TO_MOVE]:
+                        extend(after, path)
+                        continue
+                paths.append(path)
 
-        if not game.turns_of_several_actions:
-            count = game.legal_kernel(self._data.copy(), game.spec, out)
-            paths = [(action,) for action in sorted(out[:count].tolist())]
-        else:
-            extend(self._data.copy(), ())
+        extend(self._data.copy(), ())
         return [Move(game.action_text(self._data, path), path) for path in paths]
 
     def parse_move(self, text: str) -> Move:
