@@ -25,6 +25,14 @@ def _guests(api: Api, **more: Any) -> tuple[int, dict[str, str], dict[str, str],
             {"X-Seat-Token": f"{first},{second}"})
 
 
+def _first_moves_to_the_end() -> boardlab.State:
+    """A small Ndengrod played to its end, always the first legal move."""
+    state = boardlab.load("ndengrod", size=2, length=2).new_game()
+    while not state.is_over:
+        state = state.play(state.legal_moves()[0].text)
+    return state
+
+
 def _opened(api: Api, record: dict[str, Any]) -> int:
     created = api.client.post("/api/games", json={"record": record, "seats": [{"kind": "guest"}] * 2})
     assert created.status_code == 201, created.text
@@ -70,9 +78,7 @@ def test_more_seat_tokens_than_seats_are_refused_with_a_reason(sqlite_api: Api) 
 
 def test_a_finished_game_is_an_analysis_board_with_hints_for_anyone(sqlite_api: Api) -> None:
     api = sqlite_api
-    state = boardlab.load("ndengrod", size=2, length=2).new_game()
-    while not state.is_over:
-        state = state.play(state.legal_moves()[0].text)
+    state = _first_moves_to_the_end()
     record = records.GameRecord.from_state(state, players=["x", "y"]).to_dict()
     created = api.client.post("/api/games", json={"record": record, "seats": [{"kind": "guest"}, {"kind": "guest"}]})
     game_id = created.json()["game"]["id"]
@@ -102,9 +108,7 @@ def test_a_hot_seat_tables_draw_offer_is_its_agreement(sqlite_api: Api) -> None:
 
 def test_a_step_back_through_a_finished_game_says_where_and_how_it_ended(sqlite_api: Api) -> None:
     api = sqlite_api
-    state = boardlab.load("ndengrod", size=2, length=2).new_game()
-    while not state.is_over:
-        state = state.play(state.legal_moves()[0].text)
+    state = _first_moves_to_the_end()
     record = records.GameRecord.from_state(state, players=["x", "y"]).to_dict()
     game_id = _opened(api, record)
     final = api.show(game_id)["view"]["description"]
