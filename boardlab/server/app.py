@@ -42,6 +42,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # about 100 ms a collection that stalled every request waiting on the event loop).
         gc.collect()
         gc.freeze()
+        # A request makes and drops a few hundred containers, nearly all freed by reference counting. At
+        # the default threshold (700) the young generation was collected several times a second and its
+        # survivors promoted, so that under load (bench/server_load.py) a full collection (11-35 ms,
+        # every request waiting) came every 2-3 s; at 20,000 the young mostly die before they are looked
+        # at: in 20 s of that load, one older-generation collection ran and no full one.
+        thresholds = gc.get_threshold()
+        gc.set_threshold(20_000, 20, 10)
         service.notifier.start()
         sweeper = None
         if settings.background:
@@ -54,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await sweeper
             service.close()
+            gc.set_threshold(*thresholds)
 
     app = FastAPI(title="boardlab", version="1", lifespan=lifespan, docs_url=None,  # /docs: web.install
                   description="Play boardlab's games online: accounts, challenges, moves, live updates "

@@ -30,6 +30,7 @@ class Database:
         self.engine: Engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
+        self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -66,7 +67,10 @@ class Database:
             with self.engine.begin() as connection:
                 yield connection
             return
-        with self._write_lock, self.engine.connect() as connection:
+        with self._write_lock:
+            if self._writer is None or self._writer.invalidated or self._writer.closed:
+                self._writer = self.engine.connect()
+            connection = self._writer
             connection.exec_driver_sql("BEGIN IMMEDIATE")
             try:
                 yield connection
@@ -76,6 +80,10 @@ class Database:
             connection.commit()
 
     def dispose(self) -> None:
+        with self._write_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
         self.engine.dispose()
 
 
