@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
@@ -55,6 +55,8 @@ class MatchResult:
     score_interval: tuple[float, float] = (0.0, 1.0)
     elo: float = 0.0
     elo_interval: tuple[float, float] = (-math.inf, math.inf)
+    resumed: int = 0  # games counted from an earlier run's records (``resume``)
+
     def add(self, outcome: GameOutcome) -> None:
         self.games += 1
         self.wins += outcome.score_a == 1.0
@@ -139,13 +141,41 @@ def play_one(game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, in
         seat = state.to_move
         assert seat is not None
         state = state.play(agents[seat].choose(state.view(seat)))
-    result = state.result
-    assert result is not None
-    best_b = max(score for seat, score in enumerate(result) if seat != seat_a)
-    score_a = 1.0 if result[seat_a] > best_b else 0.0 if result[seat_a] < best_b else 0.5
+    assert state.result is not None
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
     record = records.GameRecord.from_state(state, players=players, seed=seed, tags={"match_game": str(index)})
-    return GameOutcome(index, seat_a, score_a, state.ply, record.to_dict())
+    return GameOutcome(index, seat_a, score_of(state.result, seat_a), state.ply, record.to_dict())
+
+
+def score_of(result: Sequence[float], seat_a: int) -> float:
+    """A's score: 1 if its seat did better than every other seat, 0 if one did better, else ½."""
+    best_b = max(score for seat, score in enumerate(result) if seat != seat_a)
+    return 1.0 if result[seat_a] > best_b else 0.0 if result[seat_a] < best_b else 0.5
+
+
+def record_path(folder: Path, index: int) -> Path:
+    return folder / f"game-{index + 1:04d}.json"
+
+
+def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, index: int,
+                    seed: int, seats: int) -> GameOutcome:
+    """Game ``index`` as kept in ``path`` by an earlier run of the same match, checked to be that game:
+    same game, rules version and options, the agents in the seats this index gives, the same seed,
+    finished. Anything else is refused: a match must not mix games of different matches."""
+    record = records.load(path)  # replays it: a damaged record is refused here
+    seat_a = index % seats
+    players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
+    expected = {"game": game_id, "options": options, "players": players, "seed": seed}
+    found = {"game": record.game, "options": record.options, "players": record.players, "seed": record.seed}
+    wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
+             for key in expected if found[key] != expected[key]]
+    if record.result is None:
+        wrong.append("the game is not finished")
+    if wrong:
+        raise BoardlabError(f"--resume: {path} is not game {index + 1} of this match: " + "; ".join(wrong)
+                            + "; accepted: the records an earlier run of the same match wrote (or an empty directory)")
+    assert record.result is not None
+    return GameOutcome(index, seat_a, score_of(record.result, seat_a), len(record.moves), record.to_dict())
 
 
 def run_match(
@@ -159,8 +189,12 @@ def run_match(
     seed: int = 1,
     save_dir: str | Path | None = None,
     on_game: Callable[[MatchResult, GameOutcome], None] | None = None,
+    resume: bool = False,
 ) -> MatchResult:
-    """Play ``games`` games between two agent specs and tally them (in parallel over the cores)."""
+    """Play ``games`` games between two agent specs and tally them (in parallel over the cores).
+
+    ``resume``: games whose records an earlier run of this match left in ``save_dir`` are counted from
+    their records, not played again (a long match can be stopped and taken up later)."""
     game = load(game_id, **options)  # checks the game, options and agents before any worker starts
     make_agent(agent_a).check(game)
     make_agent(agent_b).check(game)
@@ -171,25 +205,34 @@ def run_match(
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise BoardlabError(f"cannot keep the records in {folder}: {error.strerror}") from None
-    jobs = [(game.id, dict(game.options), agent_a, agent_b, i, seed + i, seconds) for i in range(games)]
+    if resume and folder is None:
+        raise BoardlabError("--resume needs --save DIR: the directory whose records the match goes on from")
+    kept = {i for i in range(games) if resume and folder and record_path(folder, i).exists()}
+    jobs = [(game.id, dict(game.options), agent_a, agent_b, i, seed + i, seconds)
+            for i in range(games) if i not in kept]
 
-    def finish(outcome: GameOutcome) -> None:
+    def finish(outcome: GameOutcome, written: bool = False) -> None:
         result.add(outcome)
-        if folder:
+        if folder and not written:
             record = records.from_dict(outcome.record)
             try:
-                records.dump(record, folder / f"game-{outcome.index + 1:04d}.json")
+                records.dump(record, record_path(folder, outcome.index))
             except OSError as error:
                 raise BoardlabError(f"cannot write a record into {folder}: {error.strerror}") from None
         if on_game:
             on_game(result, outcome)
 
+    for i in sorted(kept):
+        assert folder is not None
+        finish(resumed_outcome(record_path(folder, i), game.id, dict(game.options), agent_a, agent_b, i, seed + i,
+                               game.num_seats), written=True)
+        result.resumed += 1
     workers = workers or os.cpu_count() or 1
-    if workers <= 1 or games <= 1:
+    if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             finish(play_one(*job))
         return result
-    with ProcessPoolExecutor(max_workers=min(workers, games), mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(play_one, *job) for job in jobs]
         for future in as_completed(futures):
             finish(future.result())

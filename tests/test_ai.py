@@ -14,6 +14,7 @@ from boardlab.ai import RandomAgent, make_agent
 from boardlab.ai import mcts_kernel as mk
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.cli.main import main
+from boardlab.errors import BoardlabError
 from boardlab.match import GameOutcome, MatchResult, elo, run_match, wilson
 
 # x to move with four in a row (c4 d5 e6 f7): b3 or g8 wins at once.
@@ -362,3 +363,38 @@ def test_match_save_into_a_file_is_an_error_not_a_crash(tmp_path: Path, capsys: 
     blocker.write_text("not a folder")
     assert main(["match", "ndengrod", "random", "random", "--games", "1", "--save", str(blocker)]) == 2
     assert "cannot keep the records in" in capsys.readouterr().err
+
+
+def test_a_stopped_match_resumes_from_its_records(tmp_path: Path) -> None:
+    whole = run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=6, workers=1,
+                      save_dir=tmp_path / "whole")
+    folder = tmp_path / "stopped"
+    folder.mkdir()
+    # As if stopped after four games: their records are there, with a mark that a replay would not write.
+    for index in range(4):
+        name = f"game-{index + 1:04d}.json"
+        record = records.load(tmp_path / "whole" / name)
+        record.tags["kept"] = "yes"
+        records.dump(record, folder / name)
+    resumed = run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=6, workers=1,
+                        save_dir=folder, resume=True)
+    assert resumed.resumed == 4
+    assert (resumed.wins, resumed.draws, resumed.losses) == (whole.wins, whole.draws, whole.losses)
+    assert resumed.mean_plies == pytest.approx(whole.mean_plies)
+    kept = [records.load(folder / f"game-{i:04d}.json").tags.get("kept") for i in range(1, 7)]
+    assert kept == ["yes"] * 4 + [None] * 2  # the four were read, not played again; the last two were played
+    assert [records.load(folder / f"game-{i:04d}.json").moves for i in (5, 6)] == \
+        [records.load(tmp_path / "whole" / f"game-{i:04d}.json").moves for i in (5, 6)]
+
+
+def test_resume_refuses_records_of_another_match(tmp_path: Path) -> None:
+    run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1, save_dir=tmp_path)
+    with pytest.raises(BoardlabError, match=r"game-0001.json is not game 1 of this match: players"):
+        run_match("ndengrod", {"size": 3, "length": 4}, "level2", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
+    with pytest.raises(BoardlabError, match=r"options"):
+        run_match("ndengrod", {"size": 3, "length": 3}, "level1", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
+    with pytest.raises(BoardlabError, match=r"seed 1 \(this match's: 5\)"):
+        run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True, seed=5)

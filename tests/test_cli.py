@@ -202,6 +202,7 @@ def test_python_dash_m_runs_the_command() -> None:
     (["match", "ndengrod", "random", "random", "--workers", "0"], "--workers 0"),
     (["match", "ndengrod", "random", "random", "--workers", "-2"], "--workers -2"),
     (["match", "ndengrod", "random", "random", "--save", ""], "--save ''"),
+    (["match", "ndengrod", "random", "random", "--resume"], "--resume needs --save DIR"),
     (["match", "ndengrod", "random", "random", "--seed", str(2**40)], "--seed"),
     (["bench", "ndengrod", "--seconds", "inf"], "--seconds inf"),
     (["bench", "ndengrod", "--seconds", "nan"], "--seconds nan"),

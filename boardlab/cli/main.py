@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--workers", type=int, help="games in parallel (default: one per CPU core)")
     match.add_argument("--seed", type=int, default=1, help="seed of the first game (game i uses seed + i)")
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
+    match.add_argument("--resume", action="store_true",
+                       help="go on with a stopped match: count the games whose records are in --save DIR, "
+                            "play the rest")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
 
     printing = commands.add_parser("print", help="print-and-play: the board, pieces, sheets and rules as a PDF or SVG")
@@ -199,6 +202,8 @@ def cmd_match(args: argparse.Namespace) -> int:
         raise BoardlabError(f"--workers {args.workers}: accepted: a positive number of processes")
     if args.save is not None and not args.save.strip():
         raise BoardlabError("--save '': accepted: the name of a directory for the records")
+    if args.resume and args.save is None:
+        raise BoardlabError("--resume needs --save DIR: the directory whose records the match goes on from")
     check_seed(args.seed)
     if args.seed + args.games - 1 > MAX_SEED:
         raise BoardlabError(f"--seed {args.seed} with --games {args.games}: game seeds would pass {MAX_SEED}")
@@ -208,8 +213,10 @@ def cmd_match(args: argparse.Namespace) -> int:
     with match_progress(args.games, args.agent_a, args.agent_b) as on_game:
         result = run_match(args.game, options, args.agent_a, args.agent_b, args.games,
                            seconds=args.seconds_per_move, workers=args.workers, seed=args.seed,
-                           save_dir=args.save, on_game=on_game)
+                           save_dir=args.save, on_game=on_game, resume=args.resume)
     print(result.summary())
+    if result.resumed:
+        print(f"{result.resumed} of the {result.games} games were counted from the records an earlier run left")
     if args.save:
         print(f"Records of all {result.games} games are in {os.path.join(os.path.normpath(args.save), '')}")
     if args.json:
