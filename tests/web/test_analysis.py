@@ -12,7 +12,7 @@ import httpx
 
 import boardlab
 from boardlab import records
-from tests.web.play import IDLE
+from tests.web.play import IDLE, new_game
 
 SMALL = {"size": 3, "length": 3}
 
@@ -24,13 +24,7 @@ def _targets(page: Any) -> set[str]:
 def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_friend_has_none(
         server: Any, context: Any) -> None:
     page = context.new_page()
-    page.goto(f"{server.url}/new?game=ndengrod")
-    page.wait_for_selector("#options [data-option]")
-    page.fill("[name=option-size]", "3")
-    page.fill("[name=option-length]", "3")
-    page.select_option("[name=opponent]", "hotseat")
-    page.click("#new button[type=submit]")
-    page.wait_for_url(f"{server.url}/games/*")
+    new_game(page, server.url, "ndengrod", SMALL, opponent="hotseat")
     page.wait_for_selector("#board [data-target]")
     page.wait_for_selector(IDLE)
     assert page.locator("#hint").is_visible()
@@ -60,15 +54,10 @@ def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_frien
     assert "drawn by agreement" in page.locator("#status").inner_text()
 
     # A game against a friend (an invitation link): this browser holds one seat only; no hint.
-    page.goto(f"{server.url}/new?game=ndengrod")
-    page.wait_for_selector("#options [data-option]")
-    page.select_option("[name=opponent]", "link")
-    page.click("#new button[type=submit]")
-    page.wait_for_url(f"{server.url}/games/*")
+    game_id = new_game(page, server.url, "ndengrod", {}, opponent="link")
     page.wait_for_selector("#board [data-target]")
     page.wait_for_selector(IDLE)
     assert page.locator("#hint").is_hidden()
-    game_id = int(page.url.rsplit("/", 1)[1])
     asked = page.evaluate("""async (id) => {
         const tokens = JSON.parse(localStorage.getItem("boardlab.seats"))[id];
         const answer = await fetch(`/api/games/${id}/hint`, {method: "POST", headers: {"X-Seat-Token": tokens[0],
