@@ -162,7 +162,10 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     """Game ``index`` as kept in ``path`` by an earlier run of the same match, checked to be that game:
     same game, rules version and options, the agents in the seats this index gives, the same seed,
     finished. Anything else is refused: a match must not mix games of different matches."""
-    record = records.load(path)  # replays it: a damaged record is refused here
+    try:
+        record = records.load(path)  # replays it: a damaged record is refused here
+    except BoardlabError as error:
+        raise BoardlabError(f"--resume: {path}: {error}") from None
     seat_a = index % seats
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
     expected = {"game": game_id, "options": options, "players": players, "seed": seed}

@@ -398,3 +398,7 @@ def test_resume_refuses_records_of_another_match(tmp_path: Path) -> None:
     with pytest.raises(BoardlabError, match=r"seed 1 \(this match's: 5\)"):
         run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1,
                   save_dir=tmp_path, resume=True, seed=5)
+    (tmp_path / "game-0002.json").write_text('{"game": "ndengrod", "moves": [')  # cut off mid-write
+    with pytest.raises(BoardlabError, match=r"--resume: .*game-0002.json: not JSON"):
+        run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
