@@ -178,7 +178,9 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
         raise BoardlabError(f"--resume: {path} is not game {index + 1} of this match: " + "; ".join(wrong)
                             + "; accepted: the records an earlier run of the same match wrote (or an empty directory)")
     assert record.result is not None
-    return GameOutcome(index, seat_a, score_of(record.result, seat_a), len(record.moves), record.to_dict())
+    # The ply, not the number of moves: in Möbiatus a move of the record is a whole turn of several plies.
+    plies = record.replay().ply
+    return GameOutcome(index, seat_a, score_of(record.result, seat_a), plies, record.to_dict())
 
 
 def run_match(

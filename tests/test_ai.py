@@ -387,6 +387,16 @@ def test_a_stopped_match_resumes_from_its_records(tmp_path: Path) -> None:
         [records.load(tmp_path / "whole" / f"game-{i:04d}.json").moves for i in (5, 6)]
 
 
+def test_a_resumed_match_measures_length_in_plies_as_a_played_one(tmp_path: Path) -> None:
+    # A Möbiatus record keeps one move a turn, and a slide or a chain of hops takes several plies.
+    played = run_match("mobiatus", {}, "random", "random", games=2, workers=1, save_dir=tmp_path)
+    kept = [records.load(tmp_path / f"game-{i:04d}.json") for i in (1, 2)]
+    assert sum(len(record.moves) for record in kept) < 2 * played.mean_plies  # else this test shows nothing
+    resumed = run_match("mobiatus", {}, "random", "random", games=2, workers=1, save_dir=tmp_path, resume=True)
+    assert resumed.resumed == 2
+    assert resumed.mean_plies == pytest.approx(played.mean_plies)
+
+
 def test_resume_refuses_records_of_another_match(tmp_path: Path) -> None:
     run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1, save_dir=tmp_path)
     with pytest.raises(BoardlabError, match=r"game-0001.json is not game 1 of this match: players"):
