@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 class State:
     """A position of a game, with the moves that led to it."""
 
-    __slots__ = ("_data", "_game", "_legal", "_move", "_parent")
+    __slots__ = ("_data", "_game", "_legal", "_move", "_parent", "_paths")
 
     def __init__(
         self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None
@@ -49,6 +49,9 @@ class State:
         # tracking. A game's earlier positions stay reachable through ``_parent``, and a server holding
         # long games would otherwise have every full collection walk all their moves.
         self._legal: list[Move] | tuple[tuple[str, tuple[int, ...]], ...] | None = None
+        # The legal moves' paths alone: checking a move needs them, but not every move's text, which
+        # in Möbiatus (hundreds of whole turns, each written by replaying its hops) cost most of a play.
+        self._paths: tuple[tuple[int, ...], ...] | None = None
 
     # -- what the position is -------------------------------------------------------------------
 
@@ -97,14 +100,19 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move for the seat to move, as whole turns, in canonical order."""
         if self._legal is None:
-            self._legal = self._enumerate_moves()
+            self._legal = [Move(self._game.action_text(self._data, path), path) for path in self._legal_paths()]
         if isinstance(self._legal, tuple):
             return [Move(text, path) for text, path in self._legal]
         return list(self._legal)
 
-    def _enumerate_moves(self) -> list[Move]:
+    def _legal_paths(self) -> tuple[tuple[int, ...], ...]:
+        if self._paths is None:
+            self._paths = self._enumerate_paths()
+        return self._paths
+
+    def _enumerate_paths(self) -> tuple[tuple[int, ...], ...]:
         if self.is_over:
-            return []
+            return ()
         game = self._game
         out = np.empty(kernel.MAX_ACTIONS, np.int64)
         paths: list[tuple[int, ...]] = []
@@ -122,7 +130,7 @@ class State:
                 paths.append(path)
 
         extend(self._data.copy(), ())
-        return [Move(game.action_text(self._data, path), path) for path in paths]
+        return tuple(paths)
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names; :class:`boardlab.IllegalMove` saying why if none."""
@@ -134,9 +142,8 @@ class State:
     def _canonical(self, move: Move) -> Move:
         if self.is_over:
             raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
-        for legal in self.legal_moves():
-            if legal.path == move.path:
-                return legal
+        if move.path in self._legal_paths():
+            return Move(self._game.action_text(self._data, move.path), move.path)
         raise IllegalMove(f"{move.text}: {self._game.why_illegal(self._data, move.path)}")
 
     def play(self, move: Move | str) -> State:
