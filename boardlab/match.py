@@ -143,8 +143,15 @@ def play_one(game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, in
         state = state.play(agents[seat].choose(state.view(seat)))
     assert state.result is not None
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
-    record = records.GameRecord.from_state(state, players=players, seed=seed, tags={"match_game": str(index)})
+    tags = {"match_game": str(index), **agent_tags(spec_a, spec_b, seconds)}
+    record = records.GameRecord.from_state(state, players=players, seed=seed, tags=tags)
     return GameOutcome(index, seat_a, score_of(state.result, seat_a), state.ply, record.to_dict())
+
+
+def agent_tags(spec_a: str, spec_b: str, seconds: float | None) -> dict[str, str]:
+    """What agents A and B were when the game was played (``level4`` is a name; its budget may change)."""
+    return {"agent_a": make_agent(spec_a, seconds=seconds).describe(),
+            "agent_b": make_agent(spec_b, seconds=seconds).describe()}
 
 
 def score_of(result: Sequence[float], seat_a: int) -> float:
@@ -158,10 +165,11 @@ def record_path(folder: Path, index: int) -> Path:
 
 
 def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, index: int,
-                    seed: int, seats: int) -> GameOutcome:
+                    seed: int, seats: int, seconds: float | None = None) -> GameOutcome:
     """Game ``index`` as kept in ``path`` by an earlier run of the same match, checked to be that game:
-    same game, rules version and options, the agents in the seats this index gives, the same seed,
-    finished. Anything else is refused: a match must not mix games of different matches."""
+    same game, rules version and options, the agents in the seats this index gives, playing as they
+    play now (a level whose budget changed is another player), the same seed, finished. Anything else
+    is refused: a match must not mix games of different matches."""
     try:
         record = records.load(path)  # replays it: a damaged record is refused here
     except BoardlabError as error:
@@ -172,6 +180,13 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     found = {"game": record.game, "options": record.options, "players": record.players, "seed": record.seed}
     wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
              for key in expected if found[key] != expected[key]]
+    for key, now in agent_tags(spec_a, spec_b, seconds).items():
+        then = record.tags.get(key)
+        spec = spec_a if key == "agent_a" else spec_b
+        if then is None:
+            wrong.append(f"it does not say how {spec} played (written before records kept that); {spec} now: {now}")
+        elif then != now:
+            wrong.append(f"{spec} played as {then}; {spec} now: {now}")
     if record.result is None:
         wrong.append("the game is not finished")
     if wrong:
@@ -230,7 +245,7 @@ def run_match(
     for i in sorted(kept):
         assert folder is not None
         finish(resumed_outcome(record_path(folder, i), game.id, dict(game.options), agent_a, agent_b, i, seed + i,
-                               game.num_seats), written=True)
+                               game.num_seats, seconds), written=True)
         result.resumed += 1
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(jobs) <= 1:

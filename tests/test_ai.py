@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import boardlab
 from boardlab import records
 from boardlab.ai import RandomAgent, make_agent
 from boardlab.ai import mcts_kernel as mk
+from boardlab.ai.levels import LEVELS
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.cli.main import main
 from boardlab.errors import BoardlabError
@@ -395,6 +397,33 @@ def test_a_resumed_match_measures_length_in_plies_as_a_played_one(tmp_path: Path
     resumed = run_match("mobiatus", {}, "random", "random", games=2, workers=1, save_dir=tmp_path, resume=True)
     assert resumed.resumed == 2
     assert resumed.mean_plies == pytest.approx(played.mean_plies)
+
+
+def test_resume_refuses_games_played_by_a_level_whose_budget_has_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1, save_dir=tmp_path)
+    assert records.load(tmp_path / "game-0001.json").tags["agent_a"] == make_agent("level1").describe()
+    monkeypatch.setitem(LEVELS, 1, replace(LEVELS[1], iterations=50))
+    with pytest.raises(BoardlabError, match=r"game-0001.json is not game 1 of this match: level1 played as "
+                                            r"iterations=100,.*; level1 now: iterations=50,"):
+        run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
+    monkeypatch.undo()
+    record = records.load(tmp_path / "game-0002.json")
+    del record.tags["agent_a"]  # as written before records kept the agents' settings
+    records.dump(record, tmp_path / "game-0002.json")
+    with pytest.raises(BoardlabError, match=r"game-0002.json .*it does not say how level1 played"):
+        run_match("ndengrod", {"size": 3, "length": 4}, "level1", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
+
+
+def test_an_agent_describes_its_settings_in_the_syntax_a_spec_accepts() -> None:
+    for level in ("level1", "level4", "level5"):
+        described = make_agent(level).describe()
+        assert make_agent(f"uct:{described}").settings == LEVELS[int(level[5:])]
+    assert "seconds=0.5" in make_agent("level4", seconds=0.5).describe()
+    assert make_agent("alphabeta:seconds=2,max_depth=7").describe() == "seconds=2.0,max_depth=7"
+    assert make_agent("random").describe() == ""
 
 
 def test_resume_refuses_records_of_another_match(tmp_path: Path) -> None:

@@ -40,6 +40,9 @@ class AlphaBetaAgent(Agent):
         self._rng = random.Random(seed)
         self.depth_reached = 0
 
+    def describe(self) -> str:
+        return f"seconds={self.seconds},max_depth={self.max_depth}"
+
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
         if len(moves) == 1:

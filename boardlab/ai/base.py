@@ -61,6 +61,13 @@ class Agent(ABC):
         self.last_estimate = analysis.candidates[0].value if analysis is not None and analysis.candidates else None
         return move
 
+    def describe(self) -> str:
+        """How this agent plays, in full: its budget and settings (``""`` where it has none).
+
+        A name such as ``level4`` stands for settings that may change between versions; a match keeps
+        this with each record, so that a resumed match can refuse games played by a different player."""
+        return ""
+
     def check(self, game: Game) -> None:  # noqa: B027 (most agents play every game)
         """Raise :class:`boardlab.BoardlabError` if this agent cannot play ``game`` (before any move)."""
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -138,6 +138,10 @@ class MCTSAgent(Agent):
         self.depth_reached = 0
 
     # -- the Agent interface ------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """Every search setting as ``name=value,…``: what a spec accepts after its colon (``uct:…``)."""
+        return ",".join(f"{f.name}={getattr(self.settings, f.name)}" for f in fields(self.settings))
 
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)

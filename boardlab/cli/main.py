@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--save", metavar="DIR", help="write every game's record into DIR")
     match.add_argument("--resume", action="store_true",
                        help="go on with a stopped match: count the games whose records are in --save DIR, "
-                            "play the rest")
+                            "play the rest (refused if a record is of another match, or its agents played "
+                            "with other settings)")
     match.add_argument("--json", action="store_true", help="end with one JSON line of the result")
 
     printing = commands.add_parser("print", help="print-and-play: the board, pieces, sheets and rules as a PDF or SVG")
