@@ -33,10 +33,11 @@ from boardlab.errors import OptionError
 # piece down) weighed by value^4 left a capture barely likelier than a quiet move. Level 2 now plays
 # its best move. In GTBM (the only game ``depth`` bounds) it looks one ply ahead: it takes what it
 # can and misses the recapture, a beginner's mistake; at two plies it drew 18 of 20 against level 3.
-# Level 4 was "40,000 iterations or 2 s", and level 5, with twice its time, searched only two to three
-# times as much in most games and could not be told from it in Horsmeier, HMDG and GTBM. Level 4 now
-# searches 20,000 iterations (4x level 3), GTBM's alpha-beta 7 plies (level 3: 4), so that level 5's 4 s is four to
-# sixteen times level 4's search (GTBM: about 10 plies against 7). The 2 s only bounds level 4 on a slow machine.
+# Level 4 was "40,000 iterations or 2 s", and level 5, with twice its time, searched only two to
+# three times as much in most games and could not be told from it in Horsmeier, HMDG and GTBM. Level 4
+# now searches 20,000 iterations (4x level 3) and GTBM's alpha-beta 7 plies (level 3: 4, level 5 about
+# 10), so level 5's 4 s is 2.7x (Mynd) to 18x (Ndengrod) level 4's search on a quiet machine. The
+# 2 s only bounds level 4 on a slow machine.
 # docs/findings/ladder.md has the matches.
 LEVELS: dict[int, SearchSettings] = {
     1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False, depth=1),
