@@ -184,7 +184,7 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
         then = record.tags.get(key)
         spec = spec_a if key == "agent_a" else spec_b
         if then is None:
-            wrong.append(f"it does not say how {spec} played (written before records kept that); {spec} now: {now}")
+            wrong.append(f"it does not say how {spec} played (written before records kept that)")
         elif then != now:
             wrong.append(f"{spec} played as {then}; {spec} now: {now}")
     if record.result is None:
