@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import boardlab
-from boardlab.ai.levels import make_agent
+from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
@@ -94,6 +95,16 @@ def test_resume_refuses_a_changed_plan(tmp_path: Path) -> None:
     run_plan(plan(games=1, skill_games=0), tmp_path, workers=1)
     with pytest.raises(boardlab.BoardlabError, match="games"):
         run_plan(plan(games=2, skill_games=0), tmp_path, workers=1, resume=True)
+
+
+def test_resume_refuses_a_run_whose_level_has_changed_since(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    levelled = Plan("ndengrod", dict(SMALL), {}, ("level1",), 1, seed=11)
+    run_plan(levelled, tmp_path, workers=1)
+    monkeypatch.setitem(LEVELS, 1, replace(LEVELS[1], iterations=50))
+    with pytest.raises(boardlab.BoardlabError, match=r"holds a run with other settings \(agent_settings\)"):
+        run_plan(levelled, tmp_path, workers=1, resume=True)
+    monkeypatch.undo()
+    assert len(run_plan(levelled, tmp_path, workers=1, resume=True)) == 1
 
 
 def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:

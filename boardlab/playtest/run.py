@@ -114,11 +114,16 @@ class Plan:
         data["agents"] = list(self.agents)
         data["skill"] = list(self.skill) if self.skill else None
         data["variant_labels"] = [label for label, _ in self.variants()]
+        # A name such as ``level4`` may stand for other settings in another version: a run is resumed
+        # only by agents that play as its first games' did.
+        data["agent_settings"] = {spec: make_agent(spec, seconds=self.seconds).describe()
+                                  for spec in sorted(set(self.agents) | set(self.skill or ()))}
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Plan:
         data = dict(data)
+        data.pop("agent_settings", None)  # derived from the agents' names
         data["agents"] = tuple(data["agents"])
         data["skill"] = tuple(data["skill"]) if data.get("skill") else None
         return cls(**data)
