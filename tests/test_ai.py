@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -286,6 +287,36 @@ def test_gtbm_evaluation_favours_the_side_with_more_pieces() -> None:
     assert evaluation(game) == [0.5, 0.5]
     black_ahead = evaluation(game, "WWWWWW2/8/8/8/8/8/8/BBBBBBBB w 11 0")
     assert black_ahead[0] > 0.8 and sum(black_ahead) == pytest.approx(1.0)
+
+
+def test_gtbm_evaluation_counts_the_steps_and_captures_the_rules_allow() -> None:
+    """The evaluation's positional terms, checked against the rules' own move lists in random games."""
+    from boardlab.games.gtbm import kernel as gtbm_kernel
+
+    game = boardlab.load("gtbm")
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(5):
+        state = game.new_game()
+        while not state.is_over:
+            moves = state.legal_moves()
+            steps, threats = gtbm_kernel.steps_and_threats(state.data, game.spec, state.to_move)
+            assert (steps, threats) == (len(moves), sum("x" in str(move) for move in moves))
+            checked += threats
+            state = state.play(rng.choice(moves))
+    assert checked > 0
+
+
+def test_gtbm_evaluation_weighs_a_ready_capture_and_room_to_move_between_equal_armies() -> None:
+    game = boardlab.load("gtbm")
+    # Eight pieces each. Black's d4 can take White's e4 (stepping to e5); nothing of Black's can be taken.
+    capture_ready = evaluation(game, "WWWWWWW1/8/8/8/3BW3/3B4/8/BBBBBB2 b 20 20")
+    assert capture_ready[0] > 0.5
+    # No contact: Black's home row has 14 steps, White's army in the open 22.
+    white_has_room = evaluation(game, "8/8/8/WWWWWWWW/8/8/8/BBBBBBBB b 60 60")
+    assert white_has_room[0] < 0.5
+    black_ahead = evaluation(game, "WWWWWWW1/8/8/8/8/8/8/BBBBBBBB w 11 0")
+    assert black_ahead[0] > capture_ready[0]
 
 
 def test_horsmeier_evaluation_favours_the_colour_further_ahead() -> None:

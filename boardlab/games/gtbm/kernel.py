@@ -336,11 +336,42 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     return count
 
 
+@njit(cache=True)
+def steps_and_threats(state, spec, side):  # type: ignore[no-untyped-def]
+    """How many steps ``side`` could make, and how many of them would take a piece."""
+    neigh = spec[S_NEIGH]
+    pieces = spec[S_PIECES] + side * spec[S_SIZE]
+    steps = 0
+    threats = 0
+    for i in range(state[F_COUNT + side]):
+        cell = state[pieces + i]
+        base = neigh + 8 * cell
+        for k in range(3):
+            to = spec[base + spec[S_STEPS + 3 * side + k]]
+            if to >= 0 and state[BOARD + to] == EMPTY:
+                steps += 1
+                if captures(state, spec, side, cell, k):
+                    threats += 1
+    return steps, threats
+
+
+MOBILITY_WEIGHT = 0.05
+THREAT_WEIGHT = 0.25
+
+
 @njit(EVALUATE_SIG, cache=True)
 def evaluate(state, spec, values):  # type: ignore[no-untyped-def]
-    """Search's estimate of each seat's chances: material decides GTBM, so a logistic of the
-    difference in pieces (seat 0 is Black, side 0)."""
-    lead = state[F_COUNT] - state[F_COUNT + 1]
-    black = 1.0 / (1.0 + math.exp(-0.7 * lead))
+    """Search's estimate of each seat's chances (seat 0 is Black, side 0): a logistic of a score.
+
+    The score is the difference in pieces, plus a fraction of a piece for each step a side could
+    make more than the other (a side without one loses, G5) and for each capture it has ready.
+    With material alone every quiet move looks alike, and between searching players games drift
+    to the no-capture limit whatever their depth (docs/rules/gtbm.md, *The computer's evaluation*).
+    """
+    lead = float(state[F_COUNT] - state[F_COUNT + 1])
+    black_steps, black_threats = steps_and_threats(state, spec, 0)
+    white_steps, white_threats = steps_and_threats(state, spec, 1)
+    score = lead + MOBILITY_WEIGHT * (black_steps - white_steps) + THREAT_WEIGHT * (black_threats - white_threats)
+    black = 1.0 / (1.0 + math.exp(-0.7 * score))
     values[0] = black
     values[1] = 1.0 - black
