@@ -35,9 +35,11 @@ from boardlab.errors import OptionError
 # can and misses the recapture, a beginner's mistake; at two plies it drew 18 of 20 against level 3.
 # Level 4 was "40,000 iterations or 2 s", and level 5, with twice its time, searched only two to
 # three times as much in most games and could not be told from it in Horsmeier, HMDG and GTBM. Level 4
-# now searches 20,000 iterations (4x level 3) and GTBM's alpha-beta 7 plies (level 3: 4, level 5 about
-# 10), so level 5's 4 s is 2.7x (Mynd) to 18x (Ndengrod) level 4's search on a quiet machine. The
-# 2 s only bounds level 4 on a slow machine.
+# now searches 20,000 iterations (4x level 3) and GTBM's alpha-beta 7 plies (level 3: 4), so level 5's
+# 4 s is 2.7x (Mynd) to 18x (Ndengrod) level 4's search on a quiet machine. The 2 s only bounds level
+# 4 on a slow machine. GTBM's depths were set for its material evaluation (level 5 reached 10 plies);
+# with the evaluation of 25 November its tree prunes less, level 4's 7 plies take 1-3 s and level 5
+# reaches 7-8: those depths are to be set again (docs/findings/ladder.md).
 # docs/findings/ladder.md has the matches.
 LEVELS: dict[int, SearchSettings] = {
     1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False, depth=1),
