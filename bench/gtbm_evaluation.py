@@ -14,24 +14,12 @@ far more (most leaves are equal), so at equal time it reaches deeper: ``--second
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
-
-from numba import njit
 
 import boardlab
 from boardlab.ai.alphabeta import AlphaBetaAgent
-from boardlab.core.kernel import EVALUATE_SIG
 from boardlab.games.gtbm import kernel as k
 from boardlab.match import score_of, wilson
-
-
-@njit(EVALUATE_SIG, cache=True)
-def material(state, spec, values):  # type: ignore[no-untyped-def]
-    lead = state[k.F_COUNT] - state[k.F_COUNT + 1]
-    black = 1.0 / (1.0 + math.exp(-0.7 * lead))
-    values[0] = black
-    values[1] = 1.0 - black
 
 
 class _MaterialGame:
@@ -40,7 +28,7 @@ class _MaterialGame:
     def __init__(self, game: Any) -> None:
         self.legal_kernel = game.legal_kernel
         self.apply_kernel = game.apply_kernel
-        self.evaluate_kernel = material
+        self.evaluate_kernel = k.evaluate_material
         self.spec = game.spec
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -109,34 +110,42 @@ def test_paranoid_selection_makes_every_other_seat_minimise_the_root_seats_rewar
 # -- alpha-beta (GTBM's search at every level: it beat plain UCT where MCTS improvements drew) ----
 
 
-def minimax(state: boardlab.State, depth: int, seat: int) -> float:
-    """Plain minimax over the game's evaluation, from ``seat``'s side: the reference for alpha-beta."""
+def minimax(state: boardlab.State, depth: int, seat: int, evaluate: Any = None) -> float:
+    """Plain minimax over an evaluation (the game's own unless given), from ``seat``'s side: the
+    reference for alpha-beta."""
     if state.is_over:
         assert state.result is not None
         return state.result[seat]
     if depth == 0:
         values = np.zeros(4)
-        state.game.evaluate_kernel(state.data.copy(), state.game.spec, values)
+        (evaluate or state.game.evaluate_kernel)(state.data.copy(), state.game.spec, values)
         return float(values[seat])
-    children = [minimax(state.play(m), depth - 1, seat) for m in state.legal_moves()]
+    children = [minimax(state.play(m), depth - 1, seat, evaluate) for m in state.legal_moves()]
     return max(children) if state.to_move == seat else min(children)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_alpha_beta_finds_the_minimax_value(depth: int) -> None:
     from boardlab.ai import alphabeta_kernel as ab
+    from boardlab.games.gtbm.kernel import evaluate_material
 
     game = boardlab.load("gtbm", size=6)
     # From random play: Black can take a piece, but from depth 2 White takes one back, so a search
     # that forgot the opponent (0.67) or assumed the worst of every move (0.33 or less) would differ.
+    # Material alone makes those values exact; the game's own evaluation is checked below.
     state = game.from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
     actions = np.array([m.path[0] for m in state.legal_moves()], np.int64)
     values = np.zeros(len(actions))
-    nodes = ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
+    nodes = ab.search(game.legal_kernel, game.apply_kernel, evaluate_material, state.data.copy(), game.spec,
                       depth, actions, values, 10**7)
     assert nodes > 0
-    assert max(values) == pytest.approx(minimax(state, depth, 0))
+    assert max(values) == pytest.approx(minimax(state, depth, 0, evaluate_material))
     assert max(values) == pytest.approx(0.668 if depth == 1 else 0.5, abs=0.001)
+    # The same search on the game's evaluation, against the same reference.
+    values = np.zeros(len(actions))
+    ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
+              depth, actions, values, 10**7)
+    assert max(values) == pytest.approx(minimax(state, depth, 0))
 
 
 def test_alpha_beta_takes_a_free_piece() -> None:

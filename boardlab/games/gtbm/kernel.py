@@ -355,6 +355,19 @@ def steps_and_threats(state, spec, side):  # type: ignore[no-untyped-def]
     return steps, threats
 
 
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_material(state, spec, values):  # type: ignore[no-untyped-def]
+    """The evaluation before 25 November 2026, material alone: a logistic of the difference in pieces.
+
+    Kept as the baseline that ``bench/gtbm_evaluation.py`` measures ``evaluate`` against, and for
+    tests of the search whose expected values are worked out by hand from piece counts.
+    """
+    lead = state[F_COUNT] - state[F_COUNT + 1]
+    black = 1.0 / (1.0 + math.exp(-0.7 * lead))
+    values[0] = black
+    values[1] = 1.0 - black
+
+
 MOBILITY_WEIGHT = 0.05
 THREAT_WEIGHT = 0.25
 
