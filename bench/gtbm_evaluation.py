@@ -19,7 +19,7 @@ from typing import Any
 import boardlab
 from boardlab.ai.alphabeta import AlphaBetaAgent
 from boardlab.games.gtbm import kernel as k
-from boardlab.match import score_of, wilson
+from boardlab.match import play_out, score_of, wilson
 
 
 class _MaterialGame:
@@ -43,11 +43,7 @@ def play(game: boardlab.Game, depth: int, seconds: float, index: int, first: int
     seat = index % 2
     agents = {seat: AlphaBetaAgent(seconds=seconds, max_depth=depth, seed=seed * 97 + seat),
               1 - seat: MaterialAgent(seconds=seconds, max_depth=depth, seed=seed * 97 + 1 - seat)}
-    state = game.new_game()
-    while not state.is_over:
-        mover = state.to_move
-        assert mover is not None
-        state = state.play(agents[mover].choose(state.view(mover)))
+    state = play_out(game.new_game(), agents)
     assert state.result is not None
     return score_of(state.result, seat), state.ply
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
@@ -22,8 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from boardlab import records
+from boardlab.ai.base import Agent
 from boardlab.ai.levels import make_agent
 from boardlab.core.registry import load
+from boardlab.core.state import State
 from boardlab.errors import BoardlabError
 
 
@@ -136,16 +138,21 @@ def play_one(game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, in
         seat: make_agent(spec_a if seat == seat_a else spec_b, seed=seed * 97 + seat, seconds=seconds)
         for seat in range(seats)
     }
-    state = game.new_game()
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        state = state.play(agents[seat].choose(state.view(seat)))
+    state = play_out(game.new_game(), agents)
     assert state.result is not None
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
     tags = {"match_game": str(index), **agent_tags(spec_a, spec_b, seconds)}
     record = records.GameRecord.from_state(state, players=players, seed=seed, tags=tags)
     return GameOutcome(index, seat_a, score_of(state.result, seat_a), state.ply, record.to_dict())
+
+
+def play_out(state: State, agents: Mapping[int, Agent]) -> State:
+    """Play on from ``state`` to the end, each seat's move chosen by ``agents[seat]`` from its view."""
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state = state.play(agents[seat].choose(state.view(seat)))
+    return state
 
 
 def agent_tags(spec_a: str, spec_b: str, seconds: float | None) -> dict[str, str]:

@@ -11,6 +11,7 @@ import pytest
 import boardlab
 from boardlab.ai import make_agent
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
+from boardlab.match import play_out
 
 
 def hmdg_positions(count: int) -> list[boardlab.State]:
@@ -68,11 +69,7 @@ def test_information_set_search_cannot_read_the_hidden_stones() -> None:
 def test_information_set_search_plays_a_whole_game_against_random() -> None:
     game = boardlab.load("hmdg")
     agents = {0: make_agent("level2", seed=1), 1: make_agent("random", seed=2)}
-    state = game.new_game()
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        state = state.play(agents[seat].choose(state.view(seat)))
+    state = play_out(game.new_game(), agents)
     assert state.result is not None
 
 
