@@ -145,6 +145,39 @@ def test_alpha_beta_finds_the_minimax_value(depth: int) -> None:
     assert max(values) == pytest.approx(minimax(state, depth, 0))
 
 
+@pytest.mark.parametrize("maximise", [True, False])
+def test_alpha_beta_tries_the_move_that_looks_best_for_the_side_deciding_first(maximise: bool) -> None:
+    from boardlab.ai import alphabeta_kernel as ab
+
+    game = boardlab.load("gtbm", size=6)
+    state = game.from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
+    actions = np.array([m.path[0] for m in state.legal_moves()], np.int64)
+
+    def looks(action: int) -> float:
+        values = np.zeros(4)
+        game.evaluate_kernel(state.play(next(m for m in state.legal_moves() if m.path[0] == action)).data.copy(),
+                             game.spec, values)
+        return float(values[0])
+
+    ordered = actions.copy()
+    ab._order_children(game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, 0, maximise,
+                       ordered, len(ordered), np.empty_like(state.data), np.empty(len(ordered)), np.zeros(4))
+    assert sorted(ordered.tolist()) == sorted(actions.tolist())  # the same moves, reordered
+    seen = [looks(int(a)) for a in ordered]
+    assert seen == sorted(seen, reverse=maximise)
+    assert len(set(seen)) > 1  # the position has a capture: the order is not the legal order by luck
+
+
+def test_alpha_beta_tries_the_last_cut_off_move_first() -> None:
+    from boardlab.ai import alphabeta_kernel as ab
+
+    moves = np.array([5, 9, 2, 7], np.int64)
+    ab._killer_first(moves, 4, 7)
+    assert moves.tolist() == [7, 9, 2, 5]
+    ab._killer_first(moves, 4, 11)  # not legal here: nothing moves
+    assert moves.tolist() == [7, 9, 2, 5]
+
+
 def test_alpha_beta_takes_a_free_piece() -> None:
     state = boardlab.load("gtbm").from_text("W7/8/8/8/8/2BW4/8/7B b 30 0")
     agent = make_agent("alphabeta:seconds=0.2", seed=1)

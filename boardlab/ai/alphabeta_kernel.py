@@ -4,6 +4,11 @@ Minimax from the root seat's point of view: a node where the root seat decides m
 minimises, so turns of several steps need no special case. Leaves are scored by the game's
 ``evaluate`` (the root seat's chances, in [0, 1]); finished games by their result. The search runs
 without recursion (numba cannot cache recursive functions), on an explicit stack of frames.
+
+Moves are tried best guess first, which changes how much is pruned, never a value: at nodes three
+or more plies above the leaves, by each child's evaluation; nearer the leaves, where that would cost
+more than it saves, the move that last cut off a search at the same depth (a killer move) first.
+``bench/alphabeta_depth.py`` measures the nodes and seconds each depth takes.
 """
 
 from __future__ import annotations
@@ -44,6 +49,44 @@ def _report(level, value, alpha, beta, best, maximise, values, index):  # type: 
             beta[level] = value
 
 
+@njit(cache=True)
+def _order_children(apply, evaluate, state, spec, seat, maximise, moves, count, scratch, keys, chances):  # type: ignore[no-untyped-def]
+    """Sort ``moves[:count]`` best first for the side deciding at ``state``, by each child's evaluation.
+
+    Alpha-beta cuts off most when the best move comes first; ordering by a one-ply look costs one
+    evaluation per child, against the many leaves below each child that a cut-off saves.
+    """
+    for i in range(count):
+        scratch[:] = state
+        apply(scratch, spec, moves[i])
+        if scratch[TO_MOVE] < 0:
+            value = scratch[SCORE + seat] / 2.0
+        else:
+            evaluate(scratch, spec, chances)
+            value = chances[seat]
+        keys[i] = value if maximise else -value
+    for i in range(1, count):  # insertion sort, descending by key: move lists are short
+        key = keys[i]
+        move = moves[i]
+        j = i - 1
+        while j >= 0 and keys[j] < key:
+            keys[j + 1] = keys[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        keys[j + 1] = key
+        moves[j + 1] = move
+
+
+@njit(cache=True)
+def _killer_first(moves, count, killer):  # type: ignore[no-untyped-def]
+    """Move ``killer`` (the last move that cut off a sibling's search at this depth) to the front."""
+    for i in range(count):
+        if moves[i] == killer:
+            moves[i] = moves[0]
+            moves[0] = killer
+            return
+
+
 @njit(
     types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, types.int64, types.int64[::1], types.float64[::1],
                 types.int64),
@@ -68,6 +111,9 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
     best = np.zeros(depth + 1, np.float64)
     maximise = np.zeros(depth + 1, np.bool_)
     chances = np.zeros(MAX_SEATS, np.float64)
+    scratch = np.empty(length, np.int64)
+    keys = np.empty(MAX_ACTIONS, np.float64)
+    killer = np.full(depth + 1, -1, np.int64)
     states[0, :] = root
     count[0] = order.shape[0]
     for i in range(count[0]):
@@ -101,10 +147,17 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
             index[level] = 0
             alpha[level], beta[level] = alpha[level - 1], beta[level - 1]
             maximise[level] = state[TO_MOVE] == seat
+            if depth - level >= 3:
+                _order_children(apply, evaluate, state, spec, seat, maximise[level], moves[level], count[level],
+                                scratch, keys, chances)
+            else:
+                _killer_first(moves[level], count[level], killer[level])
             best[level] = -INFINITY if maximise[level] else INFINITY
             continue
         if level == 0:
             return nodes
+        if alpha[level] >= beta[level]:
+            killer[level] = moves[level, index[level] - 1]
         value = best[level]
         level -= 1
         _report(level, value, alpha, beta, best, maximise, values, index)

@@ -37,9 +37,9 @@ from boardlab.errors import OptionError
 # three times as much in most games and could not be told from it in Horsmeier, HMDG and GTBM. Level 4
 # now searches 20,000 iterations (4x level 3) and GTBM's alpha-beta 7 plies (level 3: 4), so level 5's
 # 4 s is 2.7x (Mynd) to 18x (Ndengrod) level 4's search on a quiet machine. The 2 s only bounds level
-# 4 on a slow machine. GTBM's depths were set for its material evaluation (level 5 reached 10 plies);
-# with the evaluation of 25 November its tree prunes less, level 4's 7 plies take 1-3 s and level 5
-# reaches 7-8: those depths are to be set again (docs/findings/ladder.md).
+# 4 on a slow machine. GTBM's depths were set for its material evaluation (level 5 reached 10 plies).
+# Its evaluation of 25 November prunes less; with moves ordered in the search (later that day) level
+# 4's 7 plies take 0.1-0.6 s and level 5's 4 s reach 8-9 plies (docs/findings/ladder.md).
 # docs/findings/ladder.md has the matches.
 LEVELS: dict[int, SearchSettings] = {
     1: SearchSettings(iterations=100, temperature=1.0, solver=False, reuse_tree=False, depth=1),
