@@ -178,6 +178,26 @@ def test_alpha_beta_tries_the_last_cut_off_move_first() -> None:
     assert moves.tolist() == [7, 9, 2, 5]
 
 
+@pytest.mark.parametrize("depth", [2, 3])
+def test_alpha_beta_analysis_gives_each_listed_move_its_own_value(depth: int) -> None:
+    # Alpha-beta proves only the best move's value; the runners-up it lists must be searched again,
+    # not shown with the bound that was enough to drop them.
+    from boardlab.ai.alphabeta import AlphaBetaAgent
+
+    state = boardlab.load("gtbm", size=6).from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
+    agent = AlphaBetaAgent(seconds=30, max_depth=depth, seed=1)
+    analysis = agent.analyse(state.view(0), exact=4)
+    listed = [c for c in analysis.candidates if c.value is not None]
+    assert len(listed) == 4
+    for candidate in listed:
+        assert candidate.value == pytest.approx(minimax(state.play(candidate.move), depth - 1, 0))
+    values = [c.value for c in listed]
+    assert values == sorted(values, reverse=True)
+    # And no move left without a value is better than the fourth listed.
+    for candidate in analysis.candidates[4:]:
+        assert minimax(state.play(candidate.move), depth - 1, 0) <= values[-1] + 1e-9
+
+
 def test_alpha_beta_takes_a_free_piece() -> None:
     state = boardlab.load("gtbm").from_text("W7/8/8/8/8/2BW4/8/7B b 30 0")
     agent = make_agent("alphabeta:seconds=0.2", seed=1)

@@ -397,13 +397,22 @@ def test_a_terminal_game_against_the_computer() -> None:
 
 
 def test_a_hint_says_when_its_moves_are_tied() -> None:
-    # At the opening no capture is within level 3's horizon: every move scores 50%, and the hint
-    # must not pass an arbitrary order off as advice.
+    # Two pieces a side, far apart: no capture is within level 3's horizon and every step leaves
+    # each side the same room, so the best moves score alike, and the hint must not pass an
+    # arbitrary order off as advice.
     from boardlab.ai import RandomAgent
     from boardlab.cli.play import PlaySession
     from tests.test_cli import Script
 
+    game = boardlab.load("gtbm")
     script = Script(["hint", "quit"])
-    state = boardlab.load("gtbm").new_game()
+    state = game.from_text("3WW3/8/8/8/8/8/8/2B2B2 b 30 0")
     PlaySession(state, {0}, {1: RandomAgent(seed=1)}, ["me", "random"], read=script.read, write=script.write).run()
     assert "(all tied as far as 4 plies ahead: the order says nothing)" in script.text
+    # At the opening the corner steps keep more room (the evaluation counts steps): not a tie.
+    script = Script(["hint", "quit"])
+    PlaySession(game.new_game(), {0}, {1: RandomAgent(seed=1)}, ["me", "random"], read=script.read,
+                write=script.write).run()
+    hint = script.text[script.text.index("Hint"):]
+    assert "all tied" not in hint
+    assert "scores  50%" in hint and "scores  49%" in hint

@@ -39,6 +39,7 @@ class AlphaBetaAgent(Agent):
         self.name = name
         self._rng = random.Random(seed)
         self.depth_reached = 0
+        self._rate = 200_000.0  # nodes a second, as last measured
 
     def describe(self) -> str:
         return f"seconds={self.seconds},max_depth={self.max_depth}"
@@ -47,7 +48,7 @@ class AlphaBetaAgent(Agent):
         moves = moves_to_choose_from(view)
         if len(moves) == 1:
             return self._remember(None, moves[0])
-        analysis = self.analyse(view)
+        analysis = self.analyse(view, exact=1)
         return self._remember(analysis, analysis.best)
 
     def check(self, game: Game) -> None:
@@ -55,21 +56,24 @@ class AlphaBetaAgent(Agent):
             raise BoardlabError(f"alpha-beta needs a two-seat game of perfect information with an evaluation; "
                                 f"{game.id} is not one")
 
-    def analyse(self, view: View) -> Analysis:
+    def analyse(self, view: View, exact: int = 3) -> Analysis:
+        """Root moves best first. Alpha-beta proves only the best one's value and bounds for the rest
+        (a move is dropped once it is shown no better); the next ``exact - 1`` are searched again to
+        the same depth for their own values. Moves left with a bound get the value ``None``."""
         game = view.game
         self.check(game)
         require_decision(view)
         state = view.state
         data = state.data.copy()
         path: list[int] = []
-        first: list[tuple[int, float]] = []
+        first: list[tuple[int, float | None]] = []
         while True:
             # The first step gets the budget; each further step of the same turn (a capture chain)
             # a quarter of it, so that it is searched too rather than picked blind.
             share = self.seconds if not path else self.seconds / 4
             ranked = self._deepen(game, data, time.perf_counter() + share)
             if not path:
-                first = ranked
+                first = self._settle(game, data, ranked, exact)
             action = ranked[0][0]
             path.append(action)
             game.apply_kernel(data, game.spec, action)
@@ -78,11 +82,35 @@ class AlphaBetaAgent(Agent):
         by_path = {move.path: move for move in state.legal_moves()}
         best = by_path[tuple(path)]
         candidates = [Candidate(best, 0, first[0][1])]
-        for action, value in first[1:]:
+        for action, value in first[1:]:  # each first step once, with its best continuation
             move = next((m for p, m in by_path.items() if p[0] == action and m != best), None)
             if move is not None and all(c.move != move for c in candidates):
                 candidates.append(Candidate(move, 0, value))
         return Analysis(tuple(candidates), (best,))
+
+    def _settle(self, game: Game, data: np.ndarray, ranked: list[tuple[int, float]],
+                wanted: int) -> list[tuple[int, float | None]]:
+        """``ranked`` with exact values for its best ``wanted`` moves and ``None`` for the rest.
+
+        A runner-up's bound is an upper bound, so runners-up are searched again, highest bound first,
+        until ``wanted`` exact values are at least every bound left (or the node budget is spent)."""
+        depth = self.depth_reached
+        if depth <= 1 or all(v <= 0.0 for _, v in ranked):
+            return list(ranked)  # one ply deep every value is exact, and no bound lies below a loss
+        exact = ranked[:1]
+        budget = int(self._rate * self.seconds)
+        for action, bound in ranked[1:]:
+            if len(exact) >= wanted and exact[wanted - 1][1] >= bound:
+                break
+            values = np.zeros(1, np.float64)
+            nodes = int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
+                                  depth, np.array([action], np.int64), values, max(1000, budget)))
+            if nodes < 0:
+                break
+            budget -= nodes
+            exact = sorted([*exact, (action, float(values[0]))], key=lambda item: -item[1])
+        known = {a for a, _ in exact[:wanted]}
+        return [*exact[:wanted], *((a, None) for a, _ in ranked if a not in known)]
 
     def _deepen(self, game: Game, data: np.ndarray, deadline: float) -> list[tuple[int, float]]:
         """Root actions with values from the deepest search that finished in time, best first."""
@@ -105,6 +133,7 @@ class AlphaBetaAgent(Agent):
             if nodes < 0:
                 break
             rate = max(rate, nodes / spent)
+            self._rate = rate
             ranked = sorted(zip(order.tolist(), values.tolist(), strict=True), key=lambda item: -item[1])
             self.depth_reached = depth
             if ranked[0][1] >= 1.0 or all(v <= 0.0 for _, v in ranked):

@@ -49,7 +49,11 @@ def _report(level, value, alpha, beta, best, maximise, values, index):  # type: 
             beta[level] = value
 
 
-@njit(cache=True)
+@njit(
+    types.void(APPLY_FN, EVALUATE_FN, STATE, SPEC, types.int64, types.boolean, types.int64[::1], types.int64, STATE,
+               types.float64[::1], types.float64[::1]),
+    cache=True,
+)
 def _order_children(apply, evaluate, state, spec, seat, maximise, moves, count, scratch, keys, chances):  # type: ignore[no-untyped-def]
     """Sort ``moves[:count]`` best first for the side deciding at ``state``, by each child's evaluation.
 

@@ -147,28 +147,31 @@ class MCTSAgent(Agent):
         moves = moves_to_choose_from(view)
         if len(moves) == 1:
             return self._remember(None, moves[0])
-        analysis = self.analyse(view)
+        analysis = self.analyse(view, exact=1)
         return self._remember(analysis, self._pick(analysis))
 
-    def analyse(self, view: View, settings: SearchSettings | None = None) -> Analysis:
-        """Search from ``view`` and rank its moves (whole turns) by visits, best first."""
+    def analyse(self, view: View, settings: SearchSettings | None = None, exact: int = 3) -> Analysis:
+        """Search from ``view`` and rank its moves (whole turns) by visits, best first.
+
+        Where the game is searched by alpha-beta, ``exact`` is how many of the best moves get exact
+        values (:meth:`AlphaBetaAgent.analyse`); a move is chosen on the best one's alone."""
         settings = settings or self.settings
         require_decision(view)
         self._seed_kernels()
         if settings.algorithm == "auto" and view.game.search_algorithm == "alphabeta":
-            return self._alphabeta(view, settings)
+            return self._alphabeta(view, settings, exact)
         if view.game.info.perfect_information:
             return self._search_state(view.state, settings)
         return self._search_information_set(view, settings)
 
-    def _alphabeta(self, view: View, settings: SearchSettings) -> Analysis:
+    def _alphabeta(self, view: View, settings: SearchSettings, exact: int) -> Analysis:
         """The same budget spent on alpha-beta: ``depth`` plies at most, ``seconds`` (or 10 s) at most."""
         from boardlab.ai.alphabeta import AlphaBetaAgent
 
         searcher = AlphaBetaAgent(seconds=settings.seconds or 10.0, max_depth=settings.depth or 32,
                                   seed=self._rng.randrange(2**31))
         began = time.perf_counter()
-        analysis = searcher.analyse(view)
+        analysis = searcher.analyse(view, exact)
         self.iterations_done = 0
         self.seconds_used = time.perf_counter() - began
         self.depth_reached = searcher.depth_reached
