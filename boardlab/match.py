@@ -57,6 +57,7 @@ class MatchResult:
     score_interval: tuple[float, float] = (0.0, 1.0)
     elo: float = 0.0
     elo_interval: tuple[float, float] = (-math.inf, math.inf)
+    los: float | None = None  # likelihood of superiority, from the decisive games; None before one
     resumed: int = 0  # games counted from an earlier run's records (``resume``)
 
     def add(self, outcome: GameOutcome) -> None:
@@ -69,6 +70,7 @@ class MatchResult:
         self.score_interval = wilson(self.score, self.games)
         self.elo = elo(self.score, self.games)
         self.elo_interval = (elo(self.score_interval[0], self.games), elo(self.score_interval[1], self.games))
+        self.los = likelihood_of_superiority(self.wins, self.losses)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -78,8 +80,23 @@ class MatchResult:
         return (
             f"{self.agent_a} vs {self.agent_b} at {self.game}: {self.games} games, "
             f"+{self.wins} ={self.draws} -{self.losses}; score {self.score:.1%} "
-            f"(95% CI {lo:.1%}–{hi:.1%}); {self.elo_text()}; mean length {self.mean_plies:.1f} plies"
+            f"(95% CI {lo:.1%}–{hi:.1%}); {self.elo_text()}; {self.los_text()}; "
+            f"mean length {self.mean_plies:.1f} plies"
         )
+
+    def los_text(self) -> str:
+        """The likelihood of superiority in words, with the decisive games it rests on.
+
+        >>> result = MatchResult("gtbm", {}, "a", "b")
+        >>> for score in [1.0] * 6 + [0.5] * 14:
+        ...     result.add(GameOutcome(0, 0, score, 10, {}))
+        >>> result.los_text()
+        'LOS 99.3% (6 decisive games)'
+        """
+        decisive = self.wins + self.losses
+        if self.los is None:
+            return "LOS: no decisive game"
+        return f"LOS {self.los:.1%} ({decisive} decisive game{'s' if decisive != 1 else ''})"
 
     def elo_text(self) -> str:
         """The Elo difference in words: none for a handful of games, a bound for a clean sweep.
@@ -119,6 +136,22 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
     centre = (score + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float | None:
+    """The chance that the side with ``wins`` is the stronger, as chess engine testers report it.
+
+    Only decisive games count: a draw says nothing about which side is stronger, while Wilson's
+    interval counts it as half a win and half a loss, which overstates the spread of a match with
+    many draws. ``None`` before the first decisive game.
+
+    >>> round(likelihood_of_superiority(6, 0), 4), likelihood_of_superiority(3, 3), likelihood_of_superiority(0, 0)
+    (0.9928, 0.5, None)
+    """
+    decisive = wins + losses
+    if decisive == 0:
+        return None
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * decisive)))
 
 
 def elo(score: float, games: int) -> float:

@@ -211,6 +211,21 @@ def test_elo_is_left_out_for_few_games_bounded_for_a_sweep_and_never_minus_zero(
     assert "Elo +70 (95% CI" in outcomes(*[1.0] * 12 + [0.0] * 8).summary()
 
 
+def test_the_likelihood_of_superiority_rests_on_the_decisive_games_alone() -> None:
+    # 6 wins and 14 draws: Wilson's interval on the score (65%) still reaches below 50%, but no
+    # game was lost, and the decisive games make A the stronger at 99.3%.
+    drawn = outcomes(*[1.0] * 6 + [0.5] * 14)
+    assert drawn.score_interval[0] < 0.5
+    assert drawn.los == pytest.approx(0.9928, abs=1e-4)
+    assert "LOS 99.3% (6 decisive games)" in drawn.summary()
+    # Draws do not move it: the same decisive games among more draws give the same figure.
+    assert outcomes(*[1.0] * 6 + [0.5] * 40).los == drawn.los
+    assert outcomes(*[1.0, 0.0] * 4).los == 0.5
+    assert outcomes(*[0.0] * 3 + [1.0]).los == pytest.approx(1 - outcomes(*[1.0] * 3 + [0.0]).los)  # type: ignore[operator]
+    assert "LOS: no decisive game" in outcomes(0.5, 0.5).summary()
+    assert "1 decisive game)" in outcomes(1.0).summary()
+
+
 def test_bench_ai_reports_iterations_per_second(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "ndengrod", "--ai", "--seconds", "0.3", "--json", "-o", "size=3"]) == 0
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
