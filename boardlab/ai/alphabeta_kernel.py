@@ -49,6 +49,16 @@ def _report(level, value, alpha, beta, best, maximise, values, index):  # type: 
             beta[level] = value
 
 
+@njit(types.float64(EVALUATE_FN, STATE, SPEC, types.int64, types.float64[::1]), cache=True)
+def _static_value(evaluate, state, spec, seat, chances):  # type: ignore[no-untyped-def]
+    """``seat``'s chances at ``state`` without searching: its result if the game is over, else the
+    evaluation's (``chances`` is scratch space for it)."""
+    if state[TO_MOVE] < 0:
+        return state[SCORE + seat] / 2.0
+    evaluate(state, spec, chances)
+    return chances[seat]
+
+
 @njit(
     types.void(APPLY_FN, EVALUATE_FN, STATE, SPEC, types.int64, types.boolean, types.int64[::1], types.int64, STATE,
                types.float64[::1], types.float64[::1]),
@@ -63,11 +73,7 @@ def _order_children(apply, evaluate, state, spec, seat, maximise, moves, count, 
     for i in range(count):
         scratch[:] = state
         apply(scratch, spec, moves[i])
-        if scratch[TO_MOVE] < 0:
-            value = scratch[SCORE + seat] / 2.0
-        else:
-            evaluate(scratch, spec, chances)
-            value = chances[seat]
+        value = _static_value(evaluate, scratch, spec, seat, chances)
         keys[i] = value if maximise else -value
     for i in range(1, count):  # insertion sort, descending by key: move lists are short
         key = keys[i]
@@ -139,11 +145,7 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
                 return -1
             state = states[child]
             if state[TO_MOVE] < 0 or child == depth:
-                if state[TO_MOVE] < 0:
-                    value = state[SCORE + seat] / 2.0
-                else:
-                    evaluate(state, spec, chances)
-                    value = chances[seat]
+                value = _static_value(evaluate, state, spec, seat, chances)
                 _report(level, value, alpha, beta, best, maximise, values, index)
                 continue
             level = child
