@@ -193,6 +193,16 @@ def test_the_records_folder_is_printed_once_slashed(capsys: pytest.CaptureFixtur
     assert f"are in {tmp_path}/games/\n" in out and "//" not in out
 
 
+def test_a_resumed_match_says_how_many_games_it_counted(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    match = ["match", "ndengrod", "-o", "size=3", "-o", "length=4", "random", "random", "--workers", "1",
+             "--save", str(tmp_path)]
+    assert main([*match, "--games", "1"]) == 0
+    assert main([*match, "--games", "2", "--resume"]) == 0
+    assert "1 of the 2 games was counted from the records an earlier run left" in capsys.readouterr().out
+    assert main([*match, "--games", "3", "--resume"]) == 0
+    assert "2 of the 3 games were counted" in capsys.readouterr().out
+
+
 def outcomes(*scores: float) -> MatchResult:
     result = MatchResult("ndengrod", {}, "a", "b")
     for index, score in enumerate(scores):

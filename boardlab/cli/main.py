@@ -217,7 +217,8 @@ def cmd_match(args: argparse.Namespace) -> int:
                            save_dir=args.save, on_game=on_game, resume=args.resume)
     print(result.summary())
     if result.resumed:
-        print(f"{result.resumed} of the {result.games} games were counted from the records an earlier run left")
+        counted = "was" if result.resumed == 1 else "were"
+        print(f"{result.resumed} of the {result.games} games {counted} counted from the records an earlier run left")
     if args.save:
         print(f"Records of all {result.games} games are in {os.path.join(os.path.normpath(args.save), '')}")
     if args.json:
