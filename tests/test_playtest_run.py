@@ -26,7 +26,8 @@ def plan(games: int = 4, skill_games: int = 2) -> Plan:
 
 def fingerprint(traces: list[GameTrace]) -> list[tuple[object, ...]]:
     """What must not depend on where a game was played (not the clock, not the record's date)."""
-    return [(t.key, t.result, t.end_reason, [(p.move, p.legal, p.estimate, p.captures, p.position) for p in t.plies])
+    return [(t.key, t.result, t.end_reason,
+             [(p.move, p.legal, p.agent_estimate, p.evaluation, p.captures, p.position) for p in t.plies])
             for t in sorted(traces, key=lambda t: t.key)]
 
 
@@ -118,7 +119,7 @@ def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
         ray.shutdown()
     assert len(on_ray) == len(the_plan.jobs()) == 6
     assert fingerprint(on_ray) == fingerprint(pooled)
-    assert any(p.estimate is not None for t in on_ray for p in t.plies)
+    assert any(p.agent_estimate is not None for t in on_ray for p in t.plies)
 
 
 def test_cli_playtest_writes_a_store_and_an_offline_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -283,6 +283,16 @@ class Game(ABC):
         """Every cell of the board by its name in the notation, in the order :meth:`cell_contents` lists them."""
         return ()
 
+    def cell_adjacency(self) -> tuple[tuple[int, ...], ...] | None:
+        """Each cell's neighbours across an edge, by index in :meth:`cell_names`, for playtest measures
+        of how far pieces move; ``None`` where the board is no graph of cells. Read from the face's
+        ``topology`` (square boards: the four orthogonal steps; hex boards: all six)."""
+        topology = getattr(self, "topology", None)
+        if topology is None:
+            return None
+        steps = 4 if len(topology.directions) == 8 else len(topology.directions)
+        return tuple(tuple(int(n) for n in row[:steps] if n >= 0) for row in topology.neighbours)
+
     def cell_contents(self, view: View) -> list[CellContent]:
         """Every cell as ``view``'s seat sees it: name, pieces, marks (:mod:`boardlab.core.cells`)."""
         raise BoardlabError(f"{self.id} does not describe its cells for drawing")
