@@ -25,7 +25,7 @@ def trace(variant: str, rung: int, seed: int, result: list[float], turns: int, s
     ending = "win" if result[0] != result[1] else "rule draw"
     return GameTrace(f"{variant}-{rung}-{seed}", variant, "ndengrod", {}, "self", ["a", "a"], -1, seed, 2, result,
                      "line", ending, turns, turns, 0, 0, 0, None, "s", None, None, "e", strength, rung, result, 0.0,
-                     "", plies)
+                     0.0, "", plies)
 
 
 def test_paired_comparison_intervals_and_tost_by_hand() -> None:
@@ -86,7 +86,7 @@ def test_a_skill_depth_run_plays_every_strength_and_the_chain(tmp_path: Path) ->
     found = summary.summarise(plan, traces)
     assert len(found.links) == 2 and all(link.games == 2 for link in found.links)
     page = write_report(plan, traces, tmp_path / "report.html", folder=tmp_path).read_text()
-    assert "<h3>random</h3>" in page and "<h3>uct:iterations=200</h3>" in page
+    assert "<th colspan='2'>random</th>" in page and "<th colspan='2'>uct:iterations=200</th>" in page
     assert "Skill chain (SkillGap)" in page and "uct:iterations=200 against random" in page
 
 

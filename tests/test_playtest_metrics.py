@@ -32,7 +32,7 @@ def game(result: list[float], plies: list[PlyTrace], moves: int, ending: str, fi
          strong_seat: int = -1, seed: int = 1) -> GameTrace:
     return GameTrace("k", "v", "g", {}, kind, ["a"] * len(result), strong_seat, seed, len(result), result,
                      ending, ending, len(plies), moves, cells, covered, start_pieces, start_score_gap, "s",
-                     first_capture, first_contact, "evaluation", "a", 0, final, 0.0, "", plies)
+                     first_capture, first_contact, "evaluation", "a", 0, final, 0.0, 0.0, "", plies)
 
 
 # G1: seat 0 wins in 4 turns (5 decisions: turn 2 takes two). Chances before each turn (seat 0, seat 1):

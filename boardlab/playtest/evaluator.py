@@ -88,6 +88,10 @@ class Evaluator(ABC):
     def _after_move(self, game: Game, data: np.ndarray, mover: int) -> float:
         return self.state_values(game, data)[mover]
 
+    def move_noise(self, value: float) -> float:
+        """The sampling variance of one move's value (0 for a deterministic evaluator)."""
+        return 0.0
+
 
 class GameEvaluation(Evaluator):
     """The game's own heuristic evaluation."""
@@ -134,6 +138,11 @@ class PlayoutEvaluation(Evaluator):
         if result is not None:
             return float(result[mover])
         return self._mean(game, data, self.move_playouts)[mover]
+
+    def move_noise(self, value: float) -> float:
+        """``p (1 − p) / move_n``: the sampling variance of a mean of ``move_n`` results in [0, 1] with mean
+        ``p`` is at most this (draws make it smaller), so subtracting it never over-states Clarity."""
+        return value * (1.0 - value) / self.move_playouts
 
 
 def resolve(spec: str, game: Game) -> str:

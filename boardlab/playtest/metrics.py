@@ -33,7 +33,7 @@ function's docstring says so. The differences that matter everywhere:
 >>> def ply(seat, legal=2): return PlyTrace(0, seat, legal, [legal], "m", None, [0.5, 0.5], [], 0, [0, 0], [],
 ...                                         [], [], [], "p", 0.0)
 >>> games = [GameTrace("a", "v", "g", {}, "self", ["x", "x"], -1, 1, 2, [1.0, 0.0], "rules", "win", 2, 2, 0, 0, 0,
-...                    None, "p", None, None, "e", "x", 0, [1.0, 0.0], 0.0, "", [ply(0), ply(1)])]
+...                    None, "p", None, None, "e", "x", 0, [1.0, 0.0], 0.0, 0.0, "", [ply(0), ply(1)])]
 >>> advantage_p1(games), completion(games), drawishness(games)
 (1.0, 1.0, 0.0)
 """
@@ -249,7 +249,7 @@ def evaluations(game: GameTrace) -> np.ndarray | None:
     >>> plies = [PlyTrace(t, t % 2, 2, [2], "m", None, e, [], 0, [], [], [], [], [], "p", 0.0)
     ...          for t, e in enumerate([[0.6, 0.4], [0.7, 0.3]])]
     >>> g = GameTrace("a", "v", "g", {}, "self", [], -1, 1, 2, [1.0, 0.0], "line", "win", 2, 2, 0, 0, 0, None,
-    ...               "p", None, None, "evaluation", "x", 0, [1.0, 0.0], 0.0, "", plies)
+    ...               "p", None, None, "evaluation", "x", 0, [1.0, 0.0], 0.0, 0.0, "", plies)
     >>> evaluations(g).tolist()
     [[0.6, 0.4], [0.7, 0.3]]
     """
@@ -433,7 +433,9 @@ def clarity_narrowness(game: GameTrace) -> float | None:
 
 def clarity_variance(game: GameTrace) -> float | None:
     """**ClarityVariance** (``stateEvaluation/clarity/ClarityVariance.java``, one game): over turns, the
-    mean population variance of every legal move's value by the fixed evaluator."""
+    mean population variance of every legal move's value by the fixed evaluator. With the Monte Carlo
+    evaluator each value's sampling variance (at most ``p (1 − p) / move_n``) is subtracted first, or the
+    noise of a few playouts a move would pass for a spread of the moves' worth."""
     turns = [p.clarity[2] for p in game.plies if p.clarity]
     return float(np.mean(turns)) if turns else None
 

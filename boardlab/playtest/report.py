@@ -38,10 +38,12 @@ th, td { border: 1px solid #ddd; padding: 3px 7px; text-align: right; white-spac
 .wide { overflow-x: auto; max-width: 100%; }
 th { background: #f3f3f3; } td.name { text-align: left; font-weight: 600; }
 td.help, td.text { text-align: left; color: #555; font-size: 0.9em; white-space: normal; }
+td.help { min-width: 17em; }
 code, pre { background: #f6f6f6; padding: 2px 4px; } pre { padding: 8px; white-space: pre-wrap; }
 .note { color: #555; font-size: 0.9em; } .summary li { margin: 0.3em 0; }
 .flags { background: #fff6e0; border: 1px solid #e8c76a; padding: 0.5em 1em; }
 .differs { background: #e6f2ff; } .equivalent { background: #eaf7ea; }
+th[colspan] { text-align: center; }
 .heat { display: flex; flex-wrap: wrap; gap: 1em; } figure { margin: 0; } figcaption { font-weight: 600; }
 """
 
@@ -182,26 +184,32 @@ def _chain_section(found: summary.Summary) -> str:
 
 
 def _metric_table(found: summary.Summary, names: Sequence[str], helps: bool = True) -> str:
-    parts = []
+    """One table: a row per metric, a column per variant, the strengths side by side (weakest first)."""
     described = {m.name: m.help for m in metrics.METRICS}
-    described["SkillGap"] = "stronger agent's score against the weaker"
-    for rung, strength in enumerate(found.strengths):
-        cells = [c for c in found.cells if c.rung == rung]
-        head = "".join(f"<th>{_e(c.label)}</th>" for c in cells)
-        meaning = "<th>meaning</th>" if helps else ""
-        rows = [f"<h3>{_e(strength)}</h3><div class='wide'><table><tr><th>metric</th>{meaning}{head}</tr>"]
-        for name in names:
-            values = "".join(f"<td>{_cell(c.measured[name])}</td>" for c in cells)
-            meaning = f"<td class='help'>{_e(described.get(name, ''))}</td>" if helps else ""
-            rows.append(f"<tr><td class='name'>{_e(name)}</td>{meaning}{values}</tr>")
-        counts = "".join(f"<td>{len(c.games)}</td>" for c in cells)
-        rows.append(f"<tr><td class='name'>games</td>{'<td></td>' if helps else ''}{counts}</tr>")
-        ends = "".join("<td>" + _e(", ".join(f"{r}: {n}" for r, n in Counter(g.end_reason for g in c.games)
-                                            .most_common())) + "</td>" for c in cells)
-        rows.append(f"<tr><td class='name'>endings</td>{'<td></td>' if helps else ''}{ends}</tr>")
-        rows.append("</table></div>")
-        parts.append("\n".join(rows))
-    return "".join(parts)
+    cells = sorted(found.cells, key=lambda c: c.rung)
+    several = len(found.strengths) > 1
+    meaning = "<th rowspan='2'>meaning</th>" if helps else ""
+    blank = "<td></td>" if helps else ""
+    if several:
+        per = len(cells) // len(found.strengths)
+        tops = "".join(f"<th colspan='{per}'>{_e(s)}</th>" for s in found.strengths)
+        head = (f"<tr><th rowspan='2'>metric</th>{meaning}{tops}</tr><tr>"
+                + "".join(f"<th>{_e(c.label)}</th>" for c in cells) + "</tr>")
+    else:
+        head = (f"<tr><th>metric</th>{'<th>meaning</th>' if helps else ''}"
+                + "".join(f"<th>{_e(c.label)}</th>" for c in cells) + "</tr>")
+    rows = [f"<div class='wide'><table>{head}"]
+    for name in names:
+        values = "".join(f"<td>{_cell(c.measured[name])}</td>" for c in cells)
+        help_cell = f"<td class='help'>{_e(described.get(name, ''))}</td>" if helps else ""
+        rows.append(f"<tr><td class='name'>{_e(name)}</td>{help_cell}{values}</tr>")
+    counts = "".join(f"<td>{len(c.games)}</td>" for c in cells)
+    rows.append(f"<tr><td class='name'>games</td>{blank}{counts}</tr>")
+    ends = "".join("<td>" + _e(", ".join(f"{r}: {n}" for r, n in Counter(g.end_reason for g in c.games)
+                                        .most_common())) + "</td>" for c in cells)
+    rows.append(f"<tr><td class='name'>endings</td>{blank}{ends}</tr>")
+    rows.append("</table></div>")
+    return "\n".join(rows)
 
 
 def _metrics_section(found: summary.Summary) -> str:
@@ -282,10 +290,11 @@ def _seat_figure(found: summary.Summary) -> tuple[str, go.Figure | None]:
 def _length_figure(found: summary.Summary) -> tuple[str, go.Figure | None]:
     figure = go.Figure()
     n = len(found.strengths)
-    for c in found.cells:
-        figure.add_histogram(x=[g.turns for g in c.games], name=_column(c, n), opacity=0.6)
-    figure.update_layout(barmode="overlay", xaxis_title="turns", yaxis_title="games", height=360, margin={"t": 20})
-    return "Game length", figure
+    for c in sorted(found.cells, key=lambda c: c.rung):
+        figure.add_box(y=[g.turns for g in c.games], name=_column(c, n), boxpoints="all", jitter=0.4,
+                       pointpos=0, showlegend=False)
+    figure.update_layout(yaxis_title="turns per game", height=360, margin={"t": 20})
+    return "Game length (each point a game)", figure
 
 
 def _trajectory_figure(found: summary.Summary) -> tuple[str, go.Figure | None]:

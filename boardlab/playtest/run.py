@@ -39,7 +39,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -357,26 +358,50 @@ def _play(jobs: list[GameJob], workers: int | None, ray_address: str | None) -> 
     return _play_in_pool(jobs, workers)
 
 
-def _play_in_pool(jobs: list[GameJob], workers: int) -> Iterator[GameTrace]:
-    """Games as they finish, from a pool of ``workers`` processes.
+def _pool_context() -> BaseContext:
+    """Worker processes forked from one server that has imported the lab already (where the system has
+    fork), so that the import of numpy, numba and the kernels (1.5 s of CPU on the project's machine)
+    is paid once, not once per worker; else fresh interpreters. Never a fork of this process, whose
+    threads (a progress bar) a fork would copy in whatever state they are."""
+    if "forkserver" in get_all_start_methods():
+        context = get_context("forkserver")
+        context.set_forkserver_preload(["boardlab.playtest.trace"])
+        return context
+    return get_context("spawn")
 
-    Twice as many games as workers are submitted (topping up as they finish), so a worker never waits
-    while this process stores a result; a stop cancels the games not yet started and loses only those
-    being played.
+
+def _play_in_pool(jobs: list[GameJob], workers: int) -> Iterator[GameTrace]:
+    """Games as they finish, played by this process and a pool of ``workers − 1`` more.
+
+    This process plays too: it has the lab loaded already, so it plays from the first second while the
+    pool's processes start (their start-up, some 1.5–2 s of CPU each, is most of a short run's time),
+    and a run of ``workers`` uses ``workers`` processes, not ``workers`` and an idle one. Between its own
+    games it stores what the pool finished and tops the pool up (two games a process queued, so a
+    process rarely waits while this one plays). A stop loses the games being played and those finished
+    while this process played its last one; every stored game is whole.
     """
     queue = iter(jobs)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn"))
+    helpers = min(workers - 1, len(jobs) - 1)
+    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_pool_context())
     running: set[Future[GameTrace]] = set()
     try:
-        for job in itertools.islice(queue, 2 * workers):
+        for job in itertools.islice(queue, 2 * helpers):
             running.add(pool.submit(play_traced, job))
-        while running:
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
+        while True:
+            finished = {future for future in running if future.done()}
+            running -= finished
             for future in finished:
                 following = next(queue, None)
                 if following is not None:
                     running.add(pool.submit(play_traced, following))
                 yield future.result()
+            mine = next(queue, None)
+            if mine is not None:
+                yield play_traced(mine)
+            elif running:
+                wait(running, return_when=FIRST_COMPLETED)
+            else:
+                break
     finally:
         for future in running:
             future.cancel()

@@ -85,7 +85,8 @@ _GAME_SCHEMA = pa.schema([
     ("start_pieces", pa.int64()), ("start_score_gap", pa.float64()), ("start_position", pa.string()),
     ("first_capture", pa.int64()),
     ("first_contact", pa.int64()), ("evaluator", pa.string()), ("strength", pa.string()), ("rung", pa.int64()),
-    ("final_evaluation", pa.list_(pa.float64())), ("seconds", pa.float64()), ("record", pa.string()),
+    ("final_evaluation", pa.list_(pa.float64())), ("seconds", pa.float64()), ("cpu_seconds", pa.float64()),
+    ("record", pa.string()),
 ])
 _PLY_SCHEMA = pa.schema([
     ("turn", pa.int64()), ("seat", pa.int64()), ("legal", pa.int64()), ("decisions", pa.list_(pa.int64())),

@@ -171,11 +171,15 @@ def flags(summary: Summary) -> list[str]:
                    "checked with a stronger agent (--depth level1,level2,level3) before it is written down.")
         return out
     for label, _ in plan.variants():
-        seen = {summary.cell(r, label).favoured: summary.cell(r, label) for r in range(len(strengths))}
-        seen.pop("", None)
-        if len(seen) > 1:
-            parts = [f"{'no seat' if f == 'none' else f} favoured at {c.strength} "
-                     f"(seat scores {', '.join(s.text(2) for s in c.seat_scores)})" for f, c in seen.items()]
+        verdicts: dict[str, list[Cell]] = {}
+        for r in range(len(strengths)):
+            cell = summary.cell(r, label)
+            if cell.favoured:
+                verdicts.setdefault(cell.favoured, []).append(cell)
+        if len(verdicts) > 1:
+            parts = [f"{'no seat' if f == 'none' else f} favoured at "
+                     + ", ".join(f"{c.strength} (points {' / '.join(s.text(2) for s in c.seat_scores)})" for c in cells)
+                     for f, cells in verdicts.items()]
             out.append(f"{label}: which seat is favoured changes with strength: " + "; ".join(parts) + ".")
     by_key: dict[tuple[str, str, str], list[Pair]] = defaultdict(list)
     for pair in summary.pairs:

@@ -126,7 +126,8 @@ class GameTrace:
     strength: str
     rung: int
     final_evaluation: list[float]  # every seat's chances in the final position (its result once over)
-    seconds: float
+    seconds: float  # wall time, playing and measuring
+    cpu_seconds: float  # CPU time of the process that played it (what the game cost, whatever the load)
     record: str = field(repr=False)
     plies: list[PlyTrace] = field(default_factory=list, repr=False)
 
@@ -229,22 +230,28 @@ class _Board:
         return found if found >= 0 else None
 
 
-def clarity_summary(values: list[float]) -> list[float]:
+def clarity_summary(values: list[float], noise: float = 0.0) -> list[float]:
     """``[moves, narrowness, variance]`` of one position's move values (Ludii's ClarityNarrowness and
     ClarityVariance per position), ``[]`` where there are none.
 
     Narrowness: the fraction of moves valued above ``mean + 0.75 (max − mean)`` (as a fraction: Ludii's
-    Java divides two ints here, which gives 0 unless every move is above); variance: the population variance.
+    Java divides two ints here, which gives 0 unless every move is above); variance: the population
+    variance, less ``noise`` (the mean sampling variance of a value, for a Monte Carlo evaluator: values
+    estimated from a few playouts each vary by that much even where the moves are worth the same), not
+    below 0.
 
     >>> [round(x, 4) for x in clarity_summary([0.6, 0.4, 0.2])]  # threshold .4 + .75 × .2 = .55: one of three
     [3.0, 0.3333, 0.0267]
+    >>> round(clarity_summary([0.6, 0.4, 0.2], noise=0.01)[2], 4), clarity_summary([0.6, 0.4, 0.2], noise=0.05)[2]
+    (0.0167, 0.0)
     """
     if not values:
         return []
     array = np.asarray(values, np.float64)
     mean, top = float(array.mean()), float(array.max())
     threshold = mean + 0.75 * (top - mean)
-    return [float(len(array)), float(np.count_nonzero(array > threshold)) / len(array), float(array.var())]
+    variance = max(0.0, float(array.var()) - noise)
+    return [float(len(array)), float(np.count_nonzero(array > threshold)) / len(array), variance]
 
 
 def score_gap(game: Game, data: np.ndarray) -> float | None:
@@ -273,15 +280,16 @@ def _measure_turn(game: Game, evaluator: Evaluator, board: _Board, state: State,
             gaps.append(gap)
     evaluation = evaluator.state_values(game, state.data)
     values = evaluator.move_values(game, state.data, [move.path for move in state.legal_moves()])
+    noise = float(np.mean([evaluator.move_noise(v) for v in values])) if values else 0.0
     steps = [c for c in cells if c in board.index]
     distances = [d for a, b in itertools.pairwise(steps) if a != b
                  for d in [board.distance(a, b)] if d is not None]
-    return decisions, evaluation, clarity_summary(values), board_pieces, distances, gaps
+    return decisions, evaluation, clarity_summary(values, noise), board_pieces, distances, gaps
 
 
 def play_traced(job: GameJob) -> GameTrace:
     """Play ``job`` to the end (or ``max_turns``), then measure every position of it."""
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), time.process_time()
     game = load(job.game, **job.options)
     seats = game.num_seats
     agents = [make_agent(job.agents[seat], seed=job.seed * 97 + seat, seconds=job.seconds) for seat in range(seats)]
@@ -347,5 +355,6 @@ def play_traced(job: GameJob) -> GameTrace:
         start_position=position_key(game, game.new_game()), first_capture=first_capture,
         first_contact=first_contact, evaluator=evaluator.spec, strength=job.strength, rung=job.rung,
         final_evaluation=final_evaluation, seconds=time.perf_counter() - began,
+        cpu_seconds=time.process_time() - cpu,
         record=records.dumps(record), plies=plies,
     )
