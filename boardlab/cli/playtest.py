@@ -71,7 +71,7 @@ def _common(parser: argparse.ArgumentParser, game_required: bool = True) -> None
                              "against level1, or random if it is level1; 'off' for none); with --depth the "
                              "skill chain replaces it")
     parser.add_argument("--skill-games", type=int, metavar="N",
-                        help="skill games per variant and pair (default games/2)")
+                        help="skill games per variant and pair (default games/2; with --stop-on, batch/2)")
     parser.add_argument("--evaluator", default="auto", metavar="SPEC",
                         help="the fixed evaluator of the estimate metrics: auto (the game's evaluation, else random "
                              "playouts), evaluation, or playouts:n=N,move_n=M,seed=S")
@@ -105,7 +105,9 @@ def _depth(args: argparse.Namespace) -> tuple[str, ...]:
 
 
 def _skill(args: argparse.Namespace, agents: list[str], depth: tuple[str, ...]) -> tuple[tuple[str, str] | None, int]:
-    games = args.skill_games if args.skill_games is not None else max(2, args.games // 2)
+    # Half the self-play games; a sequential run (--stop-on) may stop after its first batch: half a batch.
+    planned = getattr(args, "batch", 10) if getattr(args, "stop_on", None) else args.games
+    games = args.skill_games if args.skill_games is not None else max(2, planned // 2)
     if depth:
         return None, games
     text = args.skill_gap

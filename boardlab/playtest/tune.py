@@ -17,7 +17,8 @@ curse). So the best variants are played again on seeds the search never saw (``h
 from seed ``seed + 100000``, stored under ``DIR/holdout-NNN``), with stronger agents if asked
 (``holdout_agents``), and each target is judged on those games alone: it *holds* where the held-out
 95% interval lies inside the target, is *consistent* where the interval reaches into it, and *fails*
-where the interval lies wholly outside. A variant *survives* when none of its targets fails.
+where the interval lies wholly outside. A variant *survives* when none of the targets it met in the
+search fails on the held-out games (a variant that met none has nothing to survive).
 
 >>> Target("Balance", ">=", 0.9).judge(Estimate(0.95, 0.91, 0.99, 20, "wilson"))
 'holds'
@@ -135,8 +136,12 @@ class Found:
 
     @property
     def survives(self) -> bool | None:
-        """Whether no target fails on the held-out games (``None``: not re-played)."""
-        return None if self.holdout is None else "fails" not in self.verdicts
+        """Whether no target this variant met in the search fails on the held-out games (``None``: not
+        re-played, or it met no target)."""
+        met = [verdict for verdict, miss in zip(self.verdicts, self.misses, strict=False) if miss == 0]
+        if self.holdout is None or not met:
+            return None
+        return "fails" not in met
 
 
 @dataclass
@@ -156,8 +161,12 @@ class TuneResult:
             changed = " ".join(f"{k}={v}" for k, v in found.options.items()) or "(base options)"
             front = " (Pareto front)" if found.pareto and len(self.targets) > 1 else ""
             misses = ", ".join(number(m) for m in found.misses)
-            fate = "" if found.survives is None else "; survives on held-out seeds" if found.survives else \
-                "; does not survive on held-out seeds"
+            if found.holdout is None:
+                fate = ""
+            elif found.survives is None:
+                fate = "; met no target in the search"
+            else:
+                fate = "; survives on held-out seeds" if found.survives else "; does not survive on held-out seeds"
             lines.append(f"  trial {found.number}{front}: {changed}; miss {misses}{fate}")
             for i, target in enumerate(self.targets):
                 line = f"    {target.metric}: {found.measured[target.metric].text()}"
