@@ -1,8 +1,13 @@
 """Ludii's game metrics, as pure functions over traced games, with their 95% intervals.
 
 Names and definitions follow Ludii's Evaluation module (the ``Ludeme/Ludii`` repository, folder
-``Evaluation/src/metrics/``; the file named under each function below), so that designers can set
-our figures beside published Ludii ones. Ludii computes a metric per *trial* (one game) and averages
+``Evaluation/src/metrics/``; the file named under each function below; the list of metrics and the
+state-evaluation cache in ``metrics/Evaluation.java``, the state and move evaluations in
+``metrics/Utils.java``: ``evaluateState``, ``evaluateMove``, ``allPlayerStateEvaluations``,
+``highestRankedPlayers``), so that designers can set our figures beside published Ludii ones. Ludii
+computes each metric by replaying stored trials (each metric's ``apply``); its incremental
+``metrics/MetricsTracker.java`` is a stub in the version we read. We likewise measure stored games,
+once, in the worker that played them. Ludii computes a metric per *trial* (one game) and averages
 it over trials; so do we, and we add a 95% interval over games (Wilson's for rates, a seeded
 bootstrap for the rest). Where we differ from Ludii, on purpose or because our data differ, the
 function's docstring says so. The differences that matter everywhere:
@@ -90,10 +95,12 @@ def completion(games: Games) -> float:
 def drawishness(games: Games) -> float:
     """**Drawishness** (``outcome/Drawishness.java``): the fraction of games drawn, timeouts not included.
 
-    Ludii counts games in which every player's utility is 0. Ours: games every seat ended level in,
-    except those the playtest's ``--max-turns`` stopped (:func:`timeouts`). A draw at a cap the rules
-    set (Ndengrod's ply cap, GTBM's no-capture limit) is a draw here, not a timeout: it is how these
-    rules end the game. :func:`rule_draws` and :func:`added_rule_draws` split it by whose rule it is.
+    Ludii's description says "not including timeouts"; its code counts games in which every player's
+    utility is 0, which a timeout scored as a draw would be too. We follow the description. Ours: games
+    every seat ended level in, except those the playtest's ``--max-turns`` stopped (:func:`timeouts`).
+    A draw at a cap the rules set (Ndengrod's ply cap, GTBM's no-capture limit) is a draw here, not a
+    timeout: it is how these rules end the game. :func:`rule_draws` and :func:`added_rule_draws` split
+    it by whose rule it is.
     """
     return sum(g.ending in ("rule draw", "added-rule draw") for g in games) / len(games)
 
@@ -399,7 +406,8 @@ def decisiveness_threshold(game: GameTrace) -> float | None:
     """**DecisivenessThreshold** (``decisiveness/DecisivenessThreshold.java``, one game): the highest
     chances any seat not ranked first ever had.
 
-    ``None`` where every seat is ranked first (a draw): Ludii gives −1 there and averages it in.
+    ``None`` where every seat is ranked first (a draw): Ludii gives −1 there and averages it in. (As
+    for Drama, Ludii's code takes the ranking from a fresh context; we take the final result.)
     """
     table = evaluations(game)
     losers = [seat for seat in range(game.seats) if seat not in game.top_seats]

@@ -244,7 +244,7 @@ def describe_cell(cell: Cell) -> str:
     m = cell.measured
     text += f" Games lasted {m['DurationTurns'].text(2)} turns."
     if m["DecisivenessMoves"].value is not None:
-        text += (f" The eventual winner was clearly ahead {_percent(m['DecisivenessMoves'])} of the way in "
+        text += (f" The eventual winner was clearly ahead from {_percent(m['DecisivenessMoves'])} of the way in "
                  f"(DecisivenessMoves), and the lead changed after {_percent(m['LeadChange'])} of turns "
                  "(by the fixed evaluator).")
     verdict = "No seat is clearly favoured" if cell.favoured == "none" else f"{cell.favoured.capitalize()} is favoured"
