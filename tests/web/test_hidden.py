@@ -14,6 +14,7 @@ import httpx
 
 from boardlab import records
 from boardlab.core.state import State
+from tests.web.conftest import watch_policy
 from tests.web.play import Received, click_once, new_game
 
 OPTIONS = {"size": 5, "line_length": 3}
@@ -76,6 +77,7 @@ def board_pieces(page: Any, seat: int) -> tuple[int, set[str]]:
 
 def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server: Any, browser: Any) -> None:
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    violations = [watch_policy(c) for c in contexts]
     try:
         for c in contexts:
             c.set_default_timeout(60_000)
@@ -126,6 +128,7 @@ def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server
     finally:
         for c in contexts:
             c.close()
+    assert violations == [[], []], violations
 
 
 def test_hot_seat_hmdg_hands_over_without_showing_the_other_seats_stones(server: Any, context: Any) -> None:

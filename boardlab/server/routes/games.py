@@ -28,8 +28,9 @@ from boardlab.server.schemas import (
     SeatChoice,
     UndoRequest,
 )
+from boardlab.server.strict_json import StrictJsonRoute
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJsonRoute)
 GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="view as this seat (one you hold)")]
 HINT_SECONDS = 60
