@@ -239,6 +239,13 @@ _FIELDS = {
 
 def from_dict(data: Any) -> GameRecord:
     """A record from its JSON object, replayed to check it (:class:`RecordError` if it fails)."""
+    return read(data)[0]
+
+
+def read(data: Any) -> tuple[GameRecord, State | None]:
+    """A record from its JSON object, and the final position its replay reached (``None`` for a record
+    made from a view, which does not replay): :func:`from_dict` for a caller that needs the position
+    too, so that the record is replayed once."""
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     if data.get("format", FORMAT) != FORMAT:
@@ -270,13 +277,12 @@ def from_dict(data: Any) -> GameRecord:
         raise RecordError(f"unknown record field {extra[0]!r}; accepted: {', '.join(sorted(known))}")
     record = GameRecord(**{name: value for name, value in data.items() if name != "format"})
     if record.perspective is None:
-        record.replay()
-    elif not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
+        return record, record.replay()
+    if not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
         raise RecordError(f"the record's perspective {record.perspective!r} is not accepted; accepted: "
                           f"'seat 0', 'seat 1', … or 'spectator' (or none, for the referee's full record)")
-    else:
-        check_outcome(record, len(record.players))
-    return record
+    check_outcome(record, len(record.players))
+    return record, None
 
 
 def loads(text: str) -> GameRecord:

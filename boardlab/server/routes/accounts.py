@@ -22,16 +22,16 @@ def _set_cookie(request: Request, response: Response, token: str) -> None:
 
 
 @router.post("/register", response_model=TokenOut, status_code=201)
-def register(body: RegisterRequest, request: Request, service: Service, response: Response) -> TokenOut:
-    out = service.register(body)
+async def register(body: RegisterRequest, request: Request, service: Service, response: Response) -> TokenOut:
+    out = await service.register(body)
     _set_cookie(request, response, out.token)
     return out
 
 
 @router.post("/login", response_model=TokenOut)
-def login(body: LoginRequest, request: Request, service: Service, response: Response) -> TokenOut:
+async def login(body: LoginRequest, request: Request, service: Service, response: Response) -> TokenOut:
     address = request.client.host if request.client else "unknown"
-    out = service.login(body, address)
+    out = await service.login(body, address)
     if out.kind == "session":
         _set_cookie(request, response, out.token)
     return out
