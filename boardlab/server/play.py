@@ -317,18 +317,7 @@ def read_upload(data: dict[str, Any]) -> Upload:
     if state is None:
         raise RecordError(f"this is {record.perspective}'s record, which cannot be replayed; upload the "
                           f"referee's full record (downloaded after the game's end)")
-    return Upload(record, state, movers(state))
-
-
-def movers(state: State) -> list[int]:
-    """The seat that made each move of ``state``'s history, in one walk back through its positions."""
-    seats: list[int] = []
-    walk = state.previous
-    while walk is not None:
-        assert walk.to_move is not None
-        seats.append(walk.to_move)
-        walk = walk.previous
-    return seats[::-1]
+    return Upload(record, state, records.movers(state))
 
 
 def create(session: Session, actor: Actor, request: CreateGameRequest, upload: Upload | None = None) -> Created:

@@ -298,7 +298,10 @@ class GameService:
         return moved
 
     def record(self, actor: Actor, game_id: int, seat: int | None) -> dict[str, Any]:
-        """The referee's full record once the game is over; before, the caller's seat's own record."""
+        """The record the caller may have: before the end, their seat's own; after it, the moves in full as
+        far as the caller may know them (every seat's under perfect information; in a game of hidden
+        information the secrets of the seats they hold and of those the rules revealed at the end,
+        :meth:`~boardlab.core.game.Game.revealed_at_end`: the referee's full record when that is all of them)."""
         with self.db.read() as session:
             row = play.get_game(session, game_id)
             state = play.current_state(session, row, self.cache)
@@ -307,8 +310,12 @@ class GameService:
             started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
             tags = {"server_game": str(row.id), "time_control": play.time_control(row).describe()}
             if row.status == "finished":
-                record = records.GameRecord.from_state(state, players=players, seed=row.seed, started=started,
-                                                       tags=tags)
+                assert row.result is not None
+                known = set(play.seats_held(row, actor)) | state.game.revealed_at_end(row.result)
+                record = records.GameRecord.known_to(state, viewer, known, players=players, seed=row.seed,
+                                                     started=started, tags=tags)
+                if record.perspective is not None:
+                    record.seed = None  # the random seed of a game of hidden information is no one's to see
                 record.result, record.termination = row.result, row.termination
                 if row.loser is not None:
                     record.tags["loser"] = f"seat {row.loser}"

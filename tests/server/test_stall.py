@@ -20,7 +20,7 @@ import pytest
 
 from boardlab import records
 from boardlab.core.state import State
-from boardlab.server import accounts, play
+from boardlab.server import accounts
 from boardlab.server.accounts import FAILURES_ALLOWED
 from tests.server.conftest import PASSWORD, Api, LiveServer, settings_for
 from tests.server.test_hostile import long_game
@@ -102,7 +102,7 @@ def test_an_uploaded_record_is_replayed_once_holding_up_no_move(db_url: str, mon
         # Every move stored, with the seat that made it.
         shown = client.get(f"/api/games/{game['id']}").json()["view"]["moves"]
         assert [m["text"] for m in shown] == record["moves"]
-        assert [m["seat"] for m in shown] == play.movers(state)
+        assert [m["seat"] for m in shown] == records.movers(state)
 
 
 def test_who_made_each_uploaded_move_is_found_in_one_walk(sqlite_api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
