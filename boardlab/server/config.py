@@ -29,7 +29,7 @@ _ENV = {
     "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD", "secure_cookies": "BOARDLAB_SECURE_COOKIES",
 }
 MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
-MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move game's is ~40 KB)
+MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move one: ~29 KB)
 
 
 def kib(size: int) -> str:

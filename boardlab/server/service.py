@@ -58,12 +58,21 @@ AI_LEASE = timedelta(seconds=30)
 TOKEN_MEMORY = 5.0
 LIST_LIMIT = 50
 PASSWORD_THREADS = max(1, (os.cpu_count() or 2) // 2)
+SLOW_WORK_NICENESS = 10  # added to the server's own
 _T = TypeVar("_T")
+
+
+def _yield_the_cpu() -> None:
+    """Lower this thread's scheduling priority (Linux: a thread's own nice value), so that the cores go to
+    the event loop's requests first and to slow work (hashing, replaying) when they are idle."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SLOW_WORK_NICENESS)
 
 
 class SlowPool:
     """Threads of their own for one kind of slow work, started when first needed (and again after a
-    shutdown: an app's lifespan may start more than once, as tests' clients start it)."""
+    shutdown: an app's lifespan may start more than once, as tests' clients start it), at a lower
+    priority than the requests' threads."""
 
     def __init__(self, threads: int, name: str) -> None:
         self.threads, self.name = threads, name
@@ -73,7 +82,8 @@ class SlowPool:
     def submit(self, work: Callable[..., _T], *args: Any) -> Future[_T]:
         with self._lock:
             if self._executor is None:
-                self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix=self.name)
+                self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix=self.name,
+                                                    initializer=_yield_the_cpu)
             return self._executor.submit(work, *args)
 
     def shutdown(self) -> None:
