@@ -42,8 +42,12 @@ def hostile(value: Any) -> bool:
     """Whether ``value`` holds a lone surrogate or a non-finite number, anywhere."""
     if isinstance(value, float):
         return not math.isfinite(value)
-    if isinstance(value, str):
-        return any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, str):  # a high surrogate then a low one is a pair: one character on the wire
+        try:
+            value.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError:
+            return True
+        return False
     if isinstance(value, dict):
         return any(hostile(k) or hostile(v) for k, v in value.items())
     if isinstance(value, list):
