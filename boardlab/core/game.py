@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -325,6 +325,16 @@ class Game(ABC):
         give the secret away.
         """
         return Move(self.action_text(data, path), path)
+
+    def revealed_at_end(self, result: Sequence[float]) -> frozenset[int]:
+        """The seats whose secrets the rules make public when the game ends with ``result`` (one score per
+        seat), whatever ended it (the rules, a resignation, time, an agreement): what a finished game's
+        record may show everybody. Perfect information: every seat (there are no secrets). A game that
+        hides moves says whose it reveals (HMDG: by its ``reveal_at_end`` option); by default, nobody's.
+        """
+        if self.info.perfect_information:
+            return frozenset(range(self.num_seats))
+        return frozenset()
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state that ``view``'s seat cannot tell from the real one, drawn with ``rng``.

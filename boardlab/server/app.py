@@ -14,14 +14,17 @@ import logging
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.errors import BoardlabError
 from boardlab.server import migrate
 from boardlab.server.config import Settings
-from boardlab.server.errors import ApiError, TooManyRequests
+from boardlab.server.errors import ApiError, TooManyRequests, printable, validation_errors, validation_message
+from boardlab.server.guards import BodyLimit, CrossSiteGuard, SecurityHeaders
 from boardlab.server.routes import accounts, board, catalog, games
+from boardlab.server.routes.deps import COOKIE
 from boardlab.server.service import GameService
 from boardlab.web import install as install_pages
 
@@ -76,6 +79,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(board.router)
     # The browser's pages (templates and static files) are included here, beside the API they use.
     install_pages(app)
+    # The last added runs first: headers on every answer (refusals too), then the cross-site check (before
+    # any body is read), then the body's size.
+    app.add_middleware(BodyLimit, limit=settings.max_body, record_limit=settings.max_record)
+    app.add_middleware(CrossSiteGuard, cookie=COOKIE, public_url=settings.base_url)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
@@ -94,14 +102,23 @@ async def _sweep_forever(service: GameService, every: float) -> None:
 
 
 def _handlers(app: FastAPI) -> None:
+    # Messages may quote what was sent: printable() keeps an answer encodable whatever that was.
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
         headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequests) else None
-        return JSONResponse({"detail": str(error)}, status_code=error.status, headers=headers)
+        return JSONResponse({"detail": printable(str(error))}, status_code=error.status, headers=headers)
 
     @app.exception_handler(BoardlabError)
     async def boardlab_error(_request: Request, error: BoardlabError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=422)
+        return JSONResponse({"detail": printable(str(error))}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+        """FastAPI's own answer repeats the input, which may be unencodable (a 500): this one says where and
+        what is accepted, in one line (``detail``), and lists the errors for programs (``errors``)."""
+        found = error.errors()
+        return JSONResponse({"detail": validation_message(found), "errors": validation_errors(found)},
+                            status_code=422)
 
     @app.exception_handler(Exception)
     async def unexpected(_request: Request, error: Exception) -> JSONResponse:

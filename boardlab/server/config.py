@@ -26,7 +26,19 @@ _ENV = {
     "base_url": "BOARDLAB_BASE_URL", "ai_workers": "BOARDLAB_AI_WORKERS", "sweep_seconds": "BOARDLAB_SWEEP_SECONDS",
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
     "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
+    "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD", "secure_cookies": "BOARDLAB_SECURE_COOKIES",
 }
+MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
+MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move one: ~29 KB)
+
+
+def kib(size: int) -> str:
+    """A size in bytes as people read it: ``65536`` is ``64 KiB``, ``2097152`` is ``2 MiB``."""
+    if size >= 1 << 20 and size % (1 << 20) == 0:
+        return f"{size >> 20} MiB"
+    if size >= 1 << 10 and size % (1 << 10) == 0:
+        return f"{size >> 10} KiB"
+    return f"{size} bytes"
 
 
 class SettingsError(BoardlabError):
@@ -51,6 +63,11 @@ class Settings:
     # Hints run a search each: one address may ask hint_burst at once, then hints_per_minute (ratelimit.py).
     hint_burst: int = 10
     hints_per_minute: float = 20.0
+    max_body: int = MAX_BODY
+    max_record: int = MAX_RECORD
+    # The session cookie is marked Secure (sent over HTTPS only) when this is set, and for any request that
+    # came over HTTPS (as the proxy told uvicorn, from an address in --forwarded-allow-ips).
+    secure_cookies: bool = False
 
     def __post_init__(self) -> None:
         url = self.db_url
@@ -73,6 +90,9 @@ class Settings:
         if not 1 <= self.hint_burst <= 10_000 or not 0 < self.hints_per_minute <= 100_000:
             raise SettingsError(f"hint limit {self.hint_burst} at once, {self.hints_per_minute} a minute is not "
                                 f"accepted; accepted: 1 to 10000 at once, more than 0 and at most 100000 a minute")
+        for name, size in (("--max-body", self.max_body), ("--max-record", self.max_record)):
+            if not 1024 <= size <= 1 << 30:
+                raise SettingsError(f"{name} {size} is not accepted; accepted: 1024 to {1 << 30} bytes")
         if self.smtp is not None:
             host, _, port = self.smtp.rpartition(":")
             if not host or not port.isdecimal() or not 1 <= int(port) <= 65535:
@@ -104,11 +124,11 @@ class Settings:
                 continue
             text = env[name]
             try:
-                if item.name in ("port", "workers", "ai_workers", "hint_burst"):
+                if item.name in ("port", "workers", "ai_workers", "hint_burst", "max_body", "max_record"):
                     values[item.name] = int(text)
                 elif item.name in ("sweep_seconds", "hints_per_minute"):
                     values[item.name] = float(text)
-                elif item.name in ("migrate", "background"):
+                elif item.name in ("migrate", "background", "secure_cookies"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")
                 else:
                     values[item.name] = text or None if item.name in ("smtp", "base_url") else text
