@@ -134,8 +134,9 @@ class Mobiatus(Game):
         movement, width = str(resolved["movement"]), int(resolved["width"])
         if not self._movement_fits(movement, width):
             fitting = [name for name in MOVEMENTS if self._movement_fits(name, width)]
+            across = min(abs(dy) for _, dy in MOVEMENTS[movement])
             raise OptionError(
-                f"mobiatus: option movement={movement} leaps at least 2 rows across, so on a strip of width "
+                f"mobiatus: option movement={movement} leaps at least {across} rows across, so on a strip of width "
                 f"{width} no piece could ever move; accepted with width={width}: {', '.join(fitting)} "
                 f"(or width 3 or more)"
             )
