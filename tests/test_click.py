@@ -18,6 +18,8 @@ GAMES: list[tuple[str, dict[str, Any]]] = [
     ("mynd", {"size": 6, "players": 3}),
     ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4}),  # short strip: capture chains come early
     ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "first_player": "pie"}),
+    ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "movement": "knight_wazir"}),  # 12 hops a square
+    ("mobiatus", {"length": 8, "width": 4, "blue_offset": 4, "movement": "camel"}),
     ("hmdg", {"size": 5, "line_length": 3}),
 ]
 
@@ -94,6 +96,10 @@ def test_refused_clicks_are_explained_in_words() -> None:
     assert render.why_not(view, (), "F2b") == "no move from F2b: F2b holds no Blue piece"
     assert render.why_not(view, ("F6a",), "F7a") == "F6a-F7a: F7a is not a knight's move from F6a"
     assert render.next_steps(view, ("F6a", "F8b")).steps == ("B2a", "B2c"), "the chain goes on after a capture"
+    camel = boardlab.load("mobiatus", length=8, width=3, blue_offset=4, movement="camel").from_text(
+        "Rx2BB2/RR2BB1r/RR2BB2 b 1 1").view(1)
+    assert render.why_not(camel, ("F6a",), "F8b") == "F6a-F8b: F8b is not a camel's leap (1 and 3 squares) from F6a"
+    assert render.next_steps(camel, ("F6a",)).steps == ("B1b", "F3b"), "only (±3, ±1) fits a width of 3"
 
     hmdg = boardlab.load("hmdg", size=5, line_length=3, setup="fixed").new_game()
     state = hmdg.play("c1/row").play("none").play("a1/row").play("none")

@@ -105,6 +105,9 @@ def test_blue_offset_and_line_gap_move_the_starting_lines() -> None:
     ({"mandatory_capture": "always"}, "accepted: one of off, on, maximal"),
     ({"chain_capture": "forced"}, "accepted: one of optional, must_continue_capturing"),
     ({"limit_result": "red"}, "accepted: one of draw, more_pieces_wins"),
+    ({"movement": "bishop"}, "movement='bishop' is not accepted; accepted: one of knight, camel, zebra, knight_wazir"),
+    ({"movement": "zebra", "width": 2}, "movement=zebra leaps at least 2 rows across, so on a strip of width 2 no "
+                                        "piece could ever move; accepted with width=2: knight, camel, knight_wazir"),
 ])
 def test_bad_options_say_what_is_accepted(options: dict, message: str) -> None:
     with pytest.raises(boardlab.OptionError, match=message):
@@ -264,6 +267,150 @@ def test_origin_joins_slide_group_lets_a_slide_pass_through_the_origin() -> None
     """)
 
 
+# -- other leapers (option movement, added) -------------------------------------------------------
+
+# A lone Red piece on F8b, at the front board's end, on an 8 × 5 strip: two columns on is the back
+# board, rows mirrored (b <-> d). Each diagram marks with * every square its first hop can land on,
+# counted by hand in double-cover coordinates: F8b is (x 7, y 1); B<c><r> is x = 7 + c, y = 4 - r.
+HOPS_FROM_F8B = {
+    # (±1, ±2) and (±2, ±1); y − 2 is off the strip: (8, 3) B1b, (6, 3) F7d, (9, 2) B2c, (5, 2) F6c,
+    # (9, 0) B2e, (5, 0) F6a.
+    "knight": """
+        F  a  . . B . . * . .
+           b  . . . . . . . R
+           c  . . . . . * . .
+           d  . . . . . . * .
+           e  . . . . . . . .
+        B  a  . . b . . . . .
+           b  * . . . . . . r
+           c  . * . . . . . .
+           d  . . . . . . . .
+           e  . * . . . . . .
+    """,
+    # (±1, ±3), (±3, ±1); only y + 3 fits: (8, 4) B1a, (6, 4) F7e, (10, 2) B3c, (4, 2) F5c,
+    # (10, 0) B3e, (4, 0) F5a.
+    "camel": """
+        F  a  . . B . * . . .
+           b  . . . . . . . R
+           c  . . . . * . . .
+           d  . . . . . . . .
+           e  . . . . . . * .
+        B  a  * . b . . . . .
+           b  . . . . . . . r
+           c  . . * . . . . .
+           d  . . . . . . . .
+           e  . . * . . . . .
+    """,
+    # (±2, ±3), (±3, ±2); only y + 3 and y + 2 fit: (9, 4) B2a, (5, 4) F6e, (10, 3) B3b, (4, 3) F5d.
+    "zebra": """
+        F  a  . . B . . . . .
+           b  . . . . . . . R
+           c  . . . . . . . .
+           d  . . . . * . . .
+           e  . . . . . * . .
+        B  a  . * b . . . . .
+           b  . . * . . . . r
+           c  . . . . . . . .
+           d  . . . . . . . .
+           e  . . . . . . . .
+    """,
+    # The knight's six, and the wazir's (±1, 0), (0, ±1): (8, 1) B1d across the twist, (6, 1) F7b,
+    # (7, 2) F8c, (7, 0) F8a.
+    "knight_wazir": """
+        F  a  . . B . . * . *
+           b  . . . . . . * R
+           c  . . . . . * . *
+           d  . . . . . . * .
+           e  . . . . . . . .
+        B  a  . . b . . . . .
+           b  * . . . . . . r
+           c  . * . . . . . .
+           d  * . . . . . . .
+           e  . * . . . . . .
+    """,
+}
+
+
+def hop_diagram(state: boardlab.State, piece: str) -> str:
+    """Both boards as drawn, each square where a move of ``piece`` first lands marked ``*``."""
+    landings = {re.split(r"[-~*]+", move.text)[1] for move in state.legal_moves() if move.text.startswith(piece)}
+    marks = {}
+    for content in state.game.cell_contents(state.view(None)):
+        mark = "x" if "singularity" in content.marks else "."
+        for drawn in content.pieces:
+            mark = "rb"[drawn.colour].upper() if drawn.kind == "dot" else "rb"[drawn.colour]
+        marks[content.name] = "*" if content.name in landings else mark
+    strip = state.game.strip  # type: ignore[attr-defined]
+    lines = []
+    for board_name in "FB":
+        for row in range(strip.width):
+            letter = "abcdefghijkl"[row]
+            squares = " ".join(marks[f"{board_name}{column}{letter}"] for column in range(1, strip.length + 1))
+            lines.append(f"{board_name if row == 0 else ' '}  {letter}  {squares}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("movement", HOPS_FROM_F8B)
+def test_each_leaper_hops_across_the_twist_as_counted_by_hand(movement: str) -> None:
+    game = mobiatus(length=8, width=5, blue_offset=4, movement=movement)
+    state = game.from_text(position("""
+        a  . . B . . . . .
+        b  . . . . . . . R
+        c  . . . . . . . .
+        d  . . . . . . . .
+        e  . . . . . . . .
+    """))
+    assert hop_diagram(state, "F8b") == textwrap.dedent(HOPS_FROM_F8B[movement]).strip()
+    assert all(len(move.path) == 1 for move in state.legal_moves() if move.text.startswith("F8b"))
+
+
+WAZIR = """
+    a  x . . . . .
+    b  R b . B . .
+    c  . . . . . .
+"""
+
+
+def test_a_wazir_step_hops_captures_and_slides_and_its_text_says_which() -> None:
+    # Red's F1b as a knight_wazir on the 6 × 3 strip. Knight: F3a, F3c, B5a, B5c. Wazir: F1c; B6b
+    # (left, across the twist: rows b <-> b); F1a, a singularity whose group is F1a alone, left to
+    # F2a or B6c (F1b is the origin); F2b, Blue's circle: a capture of B2b, then any hop from F2b but
+    # back to the origin F1b: F2a, F2c, F3b (wazir), F4a, F4c, B6a, B6c (knight).
+    state = small(WAZIR, movement="knight_wazir")
+    assert texts(state) == ["F1b-B5a", "F1b-B5c", "F1b-B6b", "F1b-F1a~B6c", "F1b-F1a~F2a", "F1b-F1c",
+                            "F1b-F2b*-B6a", "F1b-F2b*-B6c", "F1b-F2b*-F2a", "F1b-F2b*-F2c", "F1b-F2b*-F3b",
+                            "F1b-F2b*-F4a", "F1b-F2b*-F4c", "F1b-F3a", "F1b-F3c"]
+    assert texts(small(WAZIR)) == ["F1b-B5a", "F1b-B5c", "F1b-F3a", "F1b-F3c"]  # the knight alone
+    # Typed without marks, the position says which square is a slide's rest and which a hop.
+    assert state.parse_move("F1b F1a F2a").text == "F1b-F1a~F2a"
+    assert state.parse_move("F1b F2b F2a").text == "F1b-F2b*-F2a"
+    assert front(state.play("F1b-F2b*-F2a")) == board("""
+        a  x R . . . .
+        b  x x . B . .
+        c  . . . . . .
+    """)
+    with pytest.raises(boardlab.InvalidMove, match="~ marks a slide, but the move does not slide to F1c"):
+        state.play("F1b~F1c")
+    with pytest.raises(boardlab.IllegalMove,
+                       match=r"F2a is not a knight's move or a wazir step \(1 square orthogonally\) from F1b"):
+        state.play("F1b-F2a")
+    with pytest.raises(boardlab.IllegalMove, match="F1b-F4b: F4b is not a camel's leap"):
+        small(WAZIR, movement="camel").play("F1b-F4b")
+
+
+@pytest.mark.parametrize("movement", ["camel", "zebra", "knight_wazir"])
+def test_every_leaper_fills_one_square_a_turn_so_games_end_within_130_turns(movement: str) -> None:
+    """B11's bound counts free squares filled, not how pieces move."""
+    game = mobiatus(movement=movement)
+    out = np.empty(kernel.MAX_ACTIONS, np.int64)
+    kernel.seed_kernels(12)
+    for _ in range(100):
+        data = game.new_game().data.copy()
+        kernel.random_playout(game.legal_kernel, game.apply_kernel, data, game.spec, out)
+        assert data[layout.F_TURNS] <= 130
+        assert data[kernel.END_REASON] in (layout.REASON_NO_PIECES, layout.REASON_NO_MOVES)
+
+
 # -- what a move leaves behind (B8) ---------------------------------------------------------------
 
 
@@ -385,7 +532,8 @@ def test_each_turn_fills_exactly_one_free_paper_square() -> None:
 
 def test_the_groups_kept_between_turns_match_the_board() -> None:
     """The kernel's incremental union-find of singular faces against one rebuilt from the board."""
-    for options, seed in [({}, 1), (SMALL, 2), ({"length": 8, "width": 4, "blue_offset": 12}, 3)]:
+    for options, seed in [({}, 1), (SMALL, 2), ({"length": 8, "width": 4, "blue_offset": 12}, 3),
+                          ({**SMALL, "movement": "knight_wazir"}, 4)]:
         game = mobiatus(**options)
         rng = random.Random(seed)
         state = game.new_game()

@@ -34,6 +34,16 @@ RULE_SETS = [
     {"length": 40, "width": 6, "blue_offset": 20, "move_pair_limit": 40, "limit_result": "more_pieces_wins"},
     {"length": 5, "width": 3, "blue_offset": 2, "move_pair_limit": 3},
 ]
+# The added leapers (option movement), each on the seed's strip, a short one where chains come early,
+# and with the rule options that change how chains and slides are chosen.
+MOVEMENT_SETS = [
+    {"movement": movement, **rules}
+    for movement in ("camel", "zebra", "knight_wazir")
+    for rules in ({}, SMALL, {"length": 8, "width": 4, "blue_offset": 12, "line_gap": 1},
+                  {**SMALL, "mandatory_capture": "maximal", "chain_capture": "must_continue_capturing"},
+                  {**SMALL, "origin_joins_slide_group": True, "mandatory_capture": "on"},
+                  {"length": 10, "width": 3, "blue_offset": 13, "first_player": "pie"})
+] + [{"movement": "camel", "length": 10, "width": 2, "blue_offset": 13}]
 
 
 def reference_for(game: boardlab.Game) -> RefGame:
@@ -44,7 +54,7 @@ def reference_for(game: boardlab.Game) -> RefGame:
         origin_joins=bool(options["origin_joins_slide_group"]),
         must_continue=options["chain_capture"] == "must_continue_capturing",
         mandatory=str(options["mandatory_capture"]), move_pair_limit=int(options["move_pair_limit"]),
-        limit_result=str(options["limit_result"]),
+        limit_result=str(options["limit_result"]), movement=str(options["movement"]),
     )
 
 
@@ -71,13 +81,14 @@ def play_both(options: dict, seed: int) -> None:
         ref.play(choice)
 
 
-@pytest.mark.parametrize("options", RULE_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("options", RULE_SETS + MOVEMENT_SETS,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_kernel_matches_reference(options: dict) -> None:
     for seed in range(3):
         play_both(options, seed)
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32), rules=st.sampled_from(RULE_SETS))
+@given(seed=st.integers(0, 2**32), rules=st.sampled_from(RULE_SETS + MOVEMENT_SETS))
 def test_kernel_matches_reference_on_arbitrary_games(seed: int, rules: dict) -> None:
     play_both(rules, seed)

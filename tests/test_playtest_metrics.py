@@ -219,6 +219,16 @@ def test_decisions_of_a_turn_of_several_steps_are_counted_one_by_one() -> None:
     assert all(d >= 1 for p in trace.plies for d in p.distances)  # knights move: every hop goes somewhere
 
 
+@pytest.mark.parametrize(("movement", "contact"), [("knight", None), ("camel", 0), ("zebra", 0)])
+def test_first_contact_follows_the_movement_option(movement: str, contact: int | None) -> None:
+    # Blue 26 columns on: its pieces stand 3 columns from Red's circles, in a camel's or a zebra's
+    # reach on the first turn, not in a knight's (2 columns at most). One turn is played.
+    options = {"blue_offset": 26, "movement": movement}
+    trace = play_traced(GameJob("f", "v", "mobiatus", options, ("random", "random"), seed=1, max_turns=1))
+    assert trace.first_contact == contact
+    assert metrics.first_contact(trace) == (None if contact is None else float(contact))
+
+
 @pytest.mark.parametrize(("game_id", "options", "code", "result", "ending"), [
     ("gtbm", {}, 5, [0.5, 0.5], "added-rule draw"),  # the no-capture limit (G6, added)
     ("mobiatus", {}, 3, [0.5, 0.5], "rule draw"),  # the move-pair limit is the seed's own (B11)

@@ -295,6 +295,23 @@ def test_rules_page_lists_the_options_in_force() -> None:
     assert "Options in force" not in kit("gtbm")[-1].svg()
 
 
+def test_mobiatus_print_says_which_leaper_the_pieces_move_as(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "camel.pdf"
+    assert main(["print", "mobiatus", "-o", "movement=camel", "-o", "length=12", "--out", str(out)]) == 0
+    assert f"{out}: 4 pages on a4" in capsys.readouterr().out
+    rules = " ".join(pdf_text(out, 4).split()) if POPPLER else ""
+    page = kit("mobiatus", {"movement": "camel", "length": 12})[-1].svg()
+    words = " ".join(" ".join("".join(e.itertext()) for e in ET.fromstring(page).iter(f"{SVG}text")).split())
+    assert "Options in force" in words
+    assert ("movement=camel: added: a camel leap, 1 square one way and 3 at right angles, (1,3) (B5, added rule)"
+            in words)
+    assert "the added option movement makes it a camel" in words  # the brief's turn says the knight can change
+    assert "movement=" not in kit("mobiatus", {"length": 12})[-1].svg()
+    if POPPLER:
+        assert "movement=camel" in rules and "page 4 of 4" in rules
+
+
 def test_horsmeier_board_shows_the_setup_faintly() -> None:
     game = boardlab.load("horsmeier")
     start = {c.name: c.pieces[0].numbers["strength"] for c in game.cell_contents(game.new_game().view(None))

@@ -200,6 +200,23 @@ def test_mobiatus_faces_and_strip_show_the_seam_and_the_singularities() -> None:
         assert dark == singular
 
 
+@pytest.mark.parametrize("movement, targets", [
+    ("knight", {"F6a", "F6c", "F7d", "B1b", "B2c", "B2e"}),
+    ("camel", {"F5a", "F5c", "F7e", "B1a", "B3c", "B3e"}),
+    ("knight_wazir", {"F6a", "F6c", "F7d", "B1b", "B2c", "B2e", "F7b", "F8a", "F8c", "B1d"}),
+])
+def test_mobiatus_marks_the_movement_options_targets_on_both_layouts(movement: str, targets: set[str]) -> None:
+    # A piece on F8b selected (tests/test_mobiatus.py counts these squares by hand): its targets are
+    # its leaper's, across the twist, on the faces and the strip drawings alike.
+    game = boardlab.load("mobiatus", length=8, width=5, blue_offset=4, movement=movement)
+    view = game.from_text("2B5/7R/8/8/8 r 10 10").view(0)
+    marks = render.selection_marks(view, ("F8b",))
+    assert set(marks.targets) == targets
+    for layout in ("faces", "strip"):
+        cells = cells_of(parse(render.board_svg(view, marks=marks, layout=layout)))
+        assert {c for c, g in cells.items() if g.find(".//*[@class='mark-target']") is not None} == targets
+
+
 def test_every_game_has_a_renderer_and_is_drawn_above() -> None:
     ids = {info.id for info in boardlab.games()}
     assert {game_id for game_id, _ in BOARDS} == ids

@@ -23,8 +23,14 @@ flip when moving over the edge"). Faces are numbered ``x · width + y``:
 'B1e'
 
 Steps are given as ``(dx, dy)``; :data:`KNIGHT_STEPS` and :data:`ORTHOGONAL_STEPS` list the usual
-ones and :meth:`MobiusStrip.table` turns any list into a neighbour table (``-1`` off the width) that
-rules kernels index directly. Nothing here knows any game's rules.
+ones, :func:`leaper_steps` any ``(m, n)`` leaper's (the knight is ``(1, 2)``), and
+:meth:`MobiusStrip.table` turns any list into a neighbour table (``-1`` off the width) that rules
+kernels index directly. Nothing here knows any game's rules.
+
+>>> leaper_steps(1, 2) == KNIGHT_STEPS
+True
+>>> leaper_steps(1, 3)[:2]
+((1, 3), (3, 1))
 """
 
 from __future__ import annotations
@@ -35,11 +41,20 @@ import numpy as np
 
 from boardlab.core.topology import Topology
 
+Steps = tuple[tuple[int, int], ...]
+
+
+def leaper_steps(m: int, n: int) -> Steps:
+    """The leaps of an ``(m, n)`` leaper, ``0 < m < n``: ``m`` squares one way and ``n`` at right
+    angles, each sign and order, clockwise from ``(m, n)`` (the knight's order for ``(1, 2)``)."""
+    if not 0 < m < n:
+        raise ValueError(f"a leaper needs 0 < m < n, not ({m}, {n})")
+    return ((m, n), (n, m), (n, -m), (m, -n), (-m, -n), (-n, -m), (-n, m), (-m, n))
+
+
 # (dx, dy) in double-cover coordinates: x along the loop, y across the width.
-KNIGHT_STEPS: tuple[tuple[int, int], ...] = (
-    (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2),
-)
-ORTHOGONAL_STEPS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
+KNIGHT_STEPS: Steps = leaper_steps(1, 2)
+ORTHOGONAL_STEPS: Steps = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 BOARDS = ("F", "B")
 ROW_LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -97,7 +112,7 @@ class MobiusStrip:
             return None
         return self.face(x + dx, y + dy)
 
-    def table(self, steps: tuple[tuple[int, int], ...]) -> np.ndarray:
+    def table(self, steps: Steps) -> np.ndarray:
         """A read-only ``faces × len(steps)`` table of the face each step reaches (``-1``: off the width)."""
         table = np.full((self.faces, len(steps)), -1, dtype=np.int64)
         for face in range(self.faces):
@@ -108,7 +123,7 @@ class MobiusStrip:
         table.setflags(write=False)
         return table
 
-    def topology(self, steps: tuple[tuple[int, int], ...] = ORTHOGONAL_STEPS) -> Topology:
+    def topology(self, steps: Steps = ORTHOGONAL_STEPS) -> Topology:
         """The faces as a core :class:`Topology` (coordinates ``(x, y)``) whose neighbours wrap along the loop."""
         coords = tuple(self.coords(face) for face in range(self.faces))
         index = {coord: face for face, coord in enumerate(coords)}

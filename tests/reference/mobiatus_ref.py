@@ -5,7 +5,9 @@ every legal turn is found by listing every complete path (all hops of every capt
 filtering the list. The rules (seed 003 and ``rules-notes.md`` §5, IDs B1–B12):
 
 - faces ``(x, y)``, ``x`` mod ``2·length``, ``y`` in ``0 … width − 1``; opposite ``(x + length, width − 1 − y)``;
-- a piece (its *dot*) moves like a knight; it may not land on a dot or on a circle of its own
+- a piece (its *dot*) moves like a knight (or, with the added option ``movement``, as a camel
+  (1, 3), a zebra (2, 3), or a knight that may instead step one square orthogonally, a wazir); each
+  hop leaps straight to its target, over whatever lies between; it may not land on a dot or on a circle of its own
   colour (the face opposite one of its own pieces); landing on an enemy circle captures the piece
   opposite; landing on a singularity slides it out of the orthogonally connected group of
   singularities onto any face next to the group that it could land on;
@@ -21,8 +23,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 Face = tuple[int, int]
-KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 ORTHOGONAL = ((1, 0), (0, 1), (-1, 0), (0, -1))
+
+
+def leaper(m: int, n: int) -> set[tuple[int, int]]:
+    """Every (dx, dy) of an (m, n) leaper: m one way and n at right angles, any signs."""
+    return {(sx * a, sy * b) for a, b in ((m, n), (n, m)) for sx in (1, -1) for sy in (1, -1)}
+
+
+LEAPS = {"knight": leaper(1, 2), "camel": leaper(1, 3), "zebra": leaper(2, 3),
+         "knight_wazir": leaper(1, 2) | set(ORTHOGONAL)}
 NAMES = ("Red", "Blue")
 
 
@@ -45,6 +55,7 @@ class RefGame:
     mandatory: str = "off"
     move_pair_limit: int = 70
     limit_result: str = "draw"
+    movement: str = "knight"
     dots: dict[Face, int] = field(default_factory=dict)  # face of each piece -> colour (0 Red, 1 Blue)
     singular: set[Face] = field(default_factory=set)
     colour: int = 0
@@ -123,7 +134,7 @@ class RefGame:
         """
         later = touched | ({origin} if origin is not None else set())
         ways: list[list[Hop]] = []
-        for dx, dy in KNIGHT:
+        for dx, dy in sorted(LEAPS[self.movement]):
             target = self.step(cur, dx, dy)
             if target is None or target in touched:
                 continue

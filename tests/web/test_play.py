@@ -20,11 +20,14 @@ WHOLE_GAMES = [
     ("horsmeier", {"ply_cap": 24}),
     ("mynd", {"size": 5, "ply_cap": 24}),
     ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "move_pair_limit": 8}),
+    ("mobiatus", {"length": 8, "width": 4, "blue_offset": 4, "move_pair_limit": 8, "movement": "camel"}),
     ("hmdg", {"size": 5, "line_length": 3}),
 ]
 
 
-@pytest.mark.parametrize(("game", "options"), WHOLE_GAMES, ids=[game for game, _ in WHOLE_GAMES])
+@pytest.mark.parametrize(("game", "options"), WHOLE_GAMES,
+                         ids=[f"{game}-{options['movement']}" if "movement" in options else game
+                              for game, options in WHOLE_GAMES])
 def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any, game: str,
                                                        options: dict[str, Any]) -> None:
     page = context.new_page()
@@ -37,6 +40,8 @@ def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any
     shown = tuple(float(x) for x in status.get_attribute("data-result").split(","))
     tokens = list(page.evaluate(f"() => boardlab.seats({game_id})").values())
     assert shown == engine_result(server, game_id, tokens)
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record", headers={"X-Seat-Token": ",".join(tokens)}).json()
+    assert all(record["options"][name] == value for name, value in options.items()), "the form sent every option"
     text = status.inner_text()
     assert text.startswith("Game over")
     winners = [i for i, score in enumerate(shown) if score == 1]

@@ -13,7 +13,8 @@ Rules (defaults are the seed's reading in the rules notes):
 - Red and Blue each fill two lines across the width with dots (their pieces); the face opposite each
   dot holds that piece's *circle*. Red's lines are the first two columns, Blue's 15 columns on (B3).
   Red moves first (B4).
-- A turn moves one piece like a chess knight (B5). It may not land on a dot or on its own colour's
+- A turn moves one piece like a chess knight (B5; option ``movement``, added: a camel, a zebra, or a
+  knight that may also step one square orthogonally). It may not land on a dot or on its own colour's
   circle (B6). Landing on a *singularity* slides the piece out of that orthogonally connected group
   of singularities onto any face next to the group; a group walled in forbids the move (B7). The
   moved piece's old face and its opposite become singularities (B8).
@@ -69,6 +70,15 @@ INFO = GameInfo(
                             "blue": "Blue",
                             "random": "drawn by lot when the game is set up (the draw is kept as red or blue)",
                             "pie": "Red moves first; then Blue's player may answer 'swap' and take over Red"}),
+        Option("movement", "knight",
+               "how a piece leaps: the seed's knight, or an added leaper (\"knight moves aren't good enough\")",
+               choices=("knight", "camel", "zebra", "knight_wazir"), ambiguity="B5", added=True,
+               choice_help={"knight": "the seed's knight: 1 square one way and 2 at right angles, (1,2)",
+                            "camel": "added: a camel leap, 1 square one way and 3 at right angles, (1,3)",
+                            "zebra": "added: a zebra leap, 2 squares one way and 3 at right angles, (2,3); "
+                                     "needs width 3 or more",
+                            "knight_wazir": "added: a knight's move, (1,2), or a wazir step, 1 square "
+                                            "orthogonally, (1,0)"}),
         Option("origin_joins_slide_group", False,
                "true: the moving piece's face and its opposite turn singular at lift-off, so a slide "
                "may pass through them", ambiguity="B7"),

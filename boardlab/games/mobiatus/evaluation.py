@@ -6,9 +6,10 @@ no move and loses, so the count's parity favours one colour for the whole game: 
 ahead, never which move is better. The other colour wins only by capturing everything or by
 leaving the opponent with no move before the strip is full, and the favoured colour must keep its
 knights free to avoid that. So the estimate is a logistic of the piece lead, the mobility lead
-(knight moves that land somewhere: a free face, a singularity to slide out of, or an enemy circle)
-and the parity. Parity and pieces alone were constant until the first capture, some 80 turns into
-a game on the seed's strip, so every root move scored the same and the search played at random.
+(leaps that land somewhere: a free face, a singularity to slide out of, or an enemy circle; knight
+moves by default, the ``movement`` option's leaps otherwise) and the parity. Parity and pieces
+alone were constant until the first capture, some 80 turns into a game on the seed's strip, so
+every root move scored the same and the search played at random.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from boardlab.games.mobiatus.layout import (
     S_KNIGHT,
     S_LIST,
     S_SIDE_CAP,
+    S_STEPS,
     SING,
 )
 
@@ -39,14 +41,15 @@ MOBILITY_WEIGHT = 0.08
 
 @njit(cache=True)
 def mobility(state, spec, colour):  # type: ignore[no-untyped-def]
-    """Knight moves of ``colour``'s pieces that land somewhere (legality of slides and chains aside)."""
+    """Leaps of ``colour``'s pieces that land somewhere (legality of slides and chains aside)."""
     knight = spec[S_KNIGHT]
+    steps = spec[S_STEPS]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     enemy_circle = CIRCLE + 1 - colour
     total = 0
     for i in range(state[F_COUNT + colour]):
-        at = knight + state[pieces + i] * 8
-        for k in range(8):
+        at = knight + state[pieces + i] * steps
+        for k in range(steps):
             target = spec[at + k]
             if target >= 0:
                 code = state[BOARD + target]

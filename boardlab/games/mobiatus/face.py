@@ -38,7 +38,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip
+from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip, Steps, leaper_steps
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.view import View
@@ -51,6 +51,17 @@ COLOURS = ("Red", "Blue")
 LETTERS = "rb"
 _PREF_FIRST = {"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE, "maximal": layout.PREF_MAXIMAL}
 _END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_NO_MOVES, "limit": layout.REASON_LIMIT}
+# Option movement (added, B5): each leaper's leaps, and how a refusal names one of them. A wazir step
+# comes after the knight's eight, so the default knight keeps its action numbers.
+MOVEMENTS: dict[str, Steps] = {
+    "knight": KNIGHT_STEPS,
+    "camel": leaper_steps(1, 3),
+    "zebra": leaper_steps(2, 3),
+    "knight_wazir": KNIGHT_STEPS + ORTHOGONAL_STEPS,
+}
+LEAP_NAMES = {"knight": "a knight's move", "camel": "a camel's leap (1 and 3 squares)",
+              "zebra": "a zebra's leap (2 and 3 squares)",
+              "knight_wazir": "a knight's move or a wazir step (1 square orthogonally)"}
 MAX_DRAWN_COLUMNS = 31  # 18 + 2 · 31 = 80 characters a row
 _FACE = re.compile(r"[fb]\d{1,3}[a-z]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;:>~*\-]+")
@@ -90,8 +101,9 @@ class Mobiatus(Game):
 
     @property
     def num_distinct_actions(self) -> int:
-        """``face * 8 + k`` knight steps and hops, ``8 * faces + e`` slide ends, ``9 * faces`` the pie swap."""
-        return 9 * self.faces + 1
+        """``face * n + k`` leaps (``n`` of them a face: 8, or 12 for the knight-or-wazir), ``n * faces + e``
+        slide ends, ``(n + 1) * faces`` the pie swap."""
+        return (self.steps + 1) * self.faces + 1
 
     @property
     def max_decisions(self) -> int:
@@ -119,6 +131,15 @@ class Mobiatus(Game):
                 f"mobiatus: option line_gap={gap} leaves no room for four starting lines on a strip of "
                 f"length {length}; accepted: an integer from 0 to {max(room)}"
             )
+        movement, width = str(resolved["movement"]), int(resolved["width"])
+        if not self._movement_fits(movement, width):
+            fitting = [name for name in MOVEMENTS if self._movement_fits(name, width)]
+            across = min(abs(dy) for _, dy in MOVEMENTS[movement])
+            raise OptionError(
+                f"mobiatus: option movement={movement} leaps at least {across} rows across, so on a strip of width "
+                f"{width} no piece could ever move; accepted with width={width}: {', '.join(fitting)} "
+                f"(or width 3 or more)"
+            )
         offset = int(resolved["blue_offset"])
         if not self._placement_fits(length, gap, offset):
             accepted = [n for n in range(1, 2 * length) if self._placement_fits(length, gap, n)]
@@ -127,6 +148,10 @@ class Mobiatus(Game):
                 f"lines (or circles) use, or off the loop of {2 * length} columns; accepted with "
                 f"length={length}, line_gap={gap}: {_ranges(accepted)}"
             )
+
+    @staticmethod
+    def _movement_fits(movement: str, width: int) -> bool:
+        return any(abs(dy) < width for _, dy in MOVEMENTS[movement])
 
     @staticmethod
     def _placement_fits(length: int, gap: int, offset: int) -> bool:
@@ -141,10 +166,12 @@ class Mobiatus(Game):
     def build_spec(self) -> np.ndarray:
         strip = MobiusStrip(int(self.options["length"]), int(self.options["width"]))
         self.strip = strip
+        leaps = MOVEMENTS[str(self.options["movement"])]
+        self.steps = len(leaps)
         faces = strip.faces
         side_cap = 2 * strip.width
         knight_at = layout.SPEC_HEADER
-        orth_at = knight_at + 8 * faces
+        orth_at = knight_at + self.steps * faces
         opp_at = orth_at + 4 * faces
         spec = np.zeros(opp_at + faces, dtype=np.int64)
         spec[layout.S_FACES] = faces
@@ -160,13 +187,14 @@ class Mobiatus(Game):
         if self.options["limit_result"] == "more_pieces_wins":
             spec[layout.S_LIMIT_RESULT] = layout.LIMIT_MORE_PIECES
         spec[layout.S_PIE] = self.options["first_player"] == "pie"
+        spec[layout.S_STEPS] = self.steps
         spec[layout.S_KNIGHT] = knight_at
-        spec[knight_at:orth_at] = strip.table(KNIGHT_STEPS).ravel()
+        spec[knight_at:orth_at] = strip.table(leaps).ravel()
         spec[layout.S_ORTH] = orth_at
         spec[orth_at:opp_at] = strip.table(ORTHOGONAL_STEPS).ravel()
         spec[layout.S_OPP] = opp_at
         spec[opp_at:] = [strip.opposite(face) for face in range(faces)]
-        for field, start in layout.layout(faces, side_cap).items():
+        for field, start in layout.layout(faces, side_cap, self.steps).items():
             spec[field] = start
         return spec
 
@@ -221,19 +249,19 @@ class Mobiatus(Game):
 
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         """The move's full path: ``F1a-F3b``, ``F1a-F3b~F4b``, ``F1a-F3b*-F5c`` (a capture on F3b)."""
-        faces = self.faces
+        faces, steps = self.faces, self.steps
         sim = data.copy()
         text = ""
         for action in path:
-            if action == 9 * faces:
+            if action == (steps + 1) * faces:
                 text = "swap"
-            elif action >= 8 * faces:
-                face = action - 8 * faces
+            elif action >= steps * faces:
+                face = action - steps * faces
                 text += f"~{self.face_name(face)}" + ("*" if self._is_enemy_circle(sim, face) else "")
             else:
                 target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
                 if sim[layout.F_PHASE] == layout.PHASE_START:
-                    text += self.face_name(action >> 3)
+                    text += self.face_name(action // steps)
                 text += f"-{self.face_name(target)}" + ("*" if self._is_enemy_circle(sim, target) else "")
             k.apply(sim, self.spec, action)
         return text
@@ -246,17 +274,24 @@ class Mobiatus(Game):
         count = k.legal(data.copy(), self.spec if spec is None else spec, out)
         return out[:count].tolist()
 
-    def _knight_step(self, source: int, target: int) -> int | None:
-        row = int(self.spec[layout.S_KNIGHT]) + 8 * source
-        for step in range(8):
+    def _leap(self, source: int, target: int) -> int | None:
+        """Which of the piece's leaps goes from ``source`` to ``target`` (at most one does: no leap
+        goes 4 or more columns along, and a loop is at least 8)."""
+        row = int(self.spec[layout.S_KNIGHT]) + self.steps * source
+        for step in range(self.steps):
             if self.spec[row + step] == target:
                 return step
         return None
 
+    @property
+    def leap_name(self) -> str:
+        """How a refusal names one leap of the ``movement`` option: ``a knight's move``, …"""
+        return LEAP_NAMES[str(self.options["movement"])]
+
     def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
         word = text.strip()
         if word.lower() == "swap":
-            return (9 * self.faces,)
+            return ((self.steps + 1) * self.faces,)
         tokens = [token for token in _SEPARATORS.split(word) if token]
         faces: list[int] = []
         for token in tokens:
@@ -284,15 +319,15 @@ class Mobiatus(Game):
                 raise IllegalMove(f"{text}: the move is over once it comes to rest; "
                                   f"{self.face_name(face)} is one square too many")
             if sim[layout.F_PHASE] == layout.PHASE_SLIDE:
-                action = 8 * self.faces + face
+                action = self.steps * self.faces + face
             else:
                 if path:
                     source = int(sim[layout.F_CUR])
-                step = self._knight_step(source, face)
+                step = self._leap(source, face)
                 if step is None:
-                    raise IllegalMove(f"{text}: {self.face_name(face)} is not a knight's move from "
+                    raise IllegalMove(f"{text}: {self.face_name(face)} is not {self.leap_name} from "
                                       f"{self.face_name(source)}")
-                action = source * 8 + step
+                action = source * self.steps + step
             path.append(action)
             if action not in self._legal(sim):
                 return tuple(path)  # the caller says why it is illegal
@@ -334,15 +369,15 @@ class Mobiatus(Game):
         return f"the move is not finished: after capturing on {where} the piece must move on ({choices})"
 
     def _explain(self, sim: np.ndarray, action: int) -> str:
-        faces = self.faces
+        faces, steps = self.faces, self.steps
         colour = int(sim[layout.F_COLOUR])
         mine, theirs = COLOURS[colour], COLOURS[1 - colour]
-        if action == 9 * faces:
+        if action == (steps + 1) * faces:
             if self.options["first_player"] != "pie":
                 return "swapping is not part of these rules (only with first_player=pie)"
             return "only the second player may swap, instead of their first move"
-        if action >= 8 * faces:
-            face = action - 8 * faces
+        if action >= steps * faces:
+            face = action - steps * faces
             group = self._group(sim, int(sim[layout.F_SLIDE]))
             near = {int(self.spec[int(self.spec[layout.S_ORTH]) + 4 * g + d]) for g in group for d in range(4)}
             if face not in near:
@@ -350,7 +385,7 @@ class Mobiatus(Game):
                         f"{self.face_name(int(sim[layout.F_SLIDE]))}, so the slide cannot end there")
             target = face
         else:
-            source = action >> 3
+            source = action // steps
             if sim[layout.F_PHASE] == layout.PHASE_START and sim[layout.BOARD + source] != layout.DOT + colour:
                 return f"{self.face_name(source)} holds no {mine} piece"
             target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
@@ -615,19 +650,19 @@ class Mobiatus(Game):
         return int(data[layout.F_TURNS]), int(data[layout.F_COUNT]), int(data[layout.F_COUNT + 1])
 
     def click_steps(self, data: np.ndarray, path: tuple[int, ...]) -> tuple[str, ...]:
-        """The piece's face and its knight target, then each face the turn goes on to: a slide's
+        """The piece's face and its leap's target, then each face the turn goes on to: a slide's
         resting face, each further hop of a capture chain (as the move's text lists them); ``swap``."""
-        faces = self.faces
+        faces, leaps = self.faces, self.steps
         sim = data.copy()
         steps: list[str] = []
         for index, action in enumerate(path):
             phase = int(sim[layout.F_PHASE])
-            if action == 9 * faces and phase == layout.PHASE_START:
+            if action == (leaps + 1) * faces and phase == layout.PHASE_START:
                 steps.append("swap")
-            elif 8 * faces <= action < 9 * faces and phase == layout.PHASE_SLIDE:
-                steps.append(self.face_name(action - 8 * faces))
-            elif 0 <= action < 8 * faces and phase != layout.PHASE_SLIDE:
-                source = action >> 3
+            elif leaps * faces <= action < (leaps + 1) * faces and phase == layout.PHASE_SLIDE:
+                steps.append(self.face_name(action - leaps * faces))
+            elif 0 <= action < leaps * faces and phase != layout.PHASE_SLIDE:
+                source = action // leaps
                 target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
                 if target < 0 or (phase == layout.PHASE_CHAIN and source != int(sim[layout.F_CUR])):
                     return ()

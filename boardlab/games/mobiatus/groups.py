@@ -36,6 +36,7 @@ from boardlab.games.mobiatus.layout import (
     S_QUEUE,
     S_SIDE_CAP,
     S_SIZE,
+    S_STEPS,
     S_TOUCHED,
     SING,
     WALL,
@@ -66,9 +67,10 @@ def unwall(state, spec, top):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def has_free_target(state, spec, face):  # type: ignore[no-untyped-def]
-    """Whether a knight move from ``face`` reaches a free face (where a chain can end at once)."""
-    knight = spec[S_KNIGHT] + face * 8
-    for k in range(8):
+    """Whether a leap from ``face`` reaches a free face (where a chain can end at once)."""
+    steps = spec[S_STEPS]
+    knight = spec[S_KNIGHT] + face * steps
+    for k in range(steps):
         target = spec[knight + k]
         if target >= 0 and state[BOARD + target] == FREE:
             return True

@@ -4,10 +4,12 @@
 state vectors is in ``layout``, the board bookkeeping (touched faces, singular groups, the free
 set) in ``groups``, and the capture-chain search in ``search``.
 
-Actions: ``face · 8 + k`` moves from ``face`` (the piece at the start, the capturer in a chain)
-along knight step ``k``; ``8 · faces + e`` ends a slide on ``e``; ``9 · faces`` is the pie swap.
-A turn owes its steps in phases: START (a piece and its knight target), SLIDE (where a slide comes
-to rest) and CHAIN (the next hop after a capture); MID_TURN is 1 while the mover owes more.
+Actions, with ``n`` the leaps a piece has (``S_STEPS``: 8, or 12 for ``movement=knight_wazir``):
+``face · n + k`` moves from ``face`` (the piece at the start, the capturer in a chain) along leap
+``k``; ``n · faces + e`` ends a slide on ``e``; ``(n + 1) · faces`` is the pie swap. For the
+default knight (``n = 8``) these are the numbers they always were. A turn owes its steps in phases:
+START (a piece and its leap's target), SLIDE (where a slide comes to rest) and CHAIN (the next hop
+after a capture); MID_TURN is 1 while the mover owes more.
 
 Each step offers only choices from which the turn can be completed, by the values of ``search``:
 a capture whose chain cannot finish is never offered. Capture preferences (``mandatory_capture``
@@ -77,6 +79,7 @@ from boardlab.games.mobiatus.layout import (
     S_PREF_FIRST,
     S_SIDE_CAP,
     S_SIZE,
+    S_STEPS,
     S_TOUCHED,
     S_TURN_LIMIT,
     S_VALS,
@@ -105,17 +108,18 @@ def _lift(state, spec, face, colour):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ignore[no-untyped-def]
-    """Write every legal first step (piece and knight target) to ``dest[at:]``; return how many.
+    """Write every legal first step (piece and leap target) to ``dest[at:]``; return how many.
 
     With ``first_only`` return 1 at the first legal one found (has the player a move?).
     """
     vals = spec[S_VALS]
     knight = spec[S_KNIGHT]
+    steps = spec[S_STEPS]
     joins = spec[S_ORIGIN_JOINS]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     count = 0
     stamp = _new_cache_stamp(state)
-    if first_only and not joins:  # the cheap case first: a knight move to a free face
+    if first_only and not joins:  # the cheap case first: a leap to a free face
         for i in range(state[F_COUNT + colour]):
             piece = state[pieces + i]
             if has_free_target(state, spec, piece):
@@ -127,8 +131,8 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             origin = piece
             _lift(state, spec, piece, colour)
             stamp = _new_cache_stamp(state)
-        for k in range(8):
-            target = spec[knight + piece * 8 + k]
+        for k in range(steps):
+            target = spec[knight + piece * steps + k]
             if target < 0:
                 continue
             value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
@@ -136,7 +140,7 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
                 if first_only:
                     count = 1
                     break
-                dest[at + count] = piece * 8 + k
+                dest[at + count] = piece * steps + k
                 state[vals + count] = value
                 count += 1
         if joins:
@@ -154,16 +158,17 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     """The legal next hops of a capture chain, from the capturer's face."""
     vals = spec[S_VALS]
     cur = state[F_CUR]
-    knight = spec[S_KNIGHT] + cur * 8
+    steps = spec[S_STEPS]
+    knight = spec[S_KNIGHT] + cur * steps
     stamp = _new_cache_stamp(state)
     count = 0
-    for k in range(8):
+    for k in range(steps):
         target = spec[knight + k]
         if target < 0:
             continue
         value = target_value(state, spec, colour, target, pref, state[F_ORIGIN], stamp, False)
         if value > 0:
-            out[count] = cur * 8 + k
+            out[count] = cur * steps + k
             state[vals + count] = value
             count += 1
     return keep_preferred(out, 0, state[vals:], count, pref)
@@ -216,7 +221,7 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
     for i in range(recorded):
         value = state[vals + i]
         if value > 0:
-            out[count] = 8 * faces + state[exits + base + i]
+            out[count] = spec[S_STEPS] * faces + state[exits + base + i]
             state[vals + count] = value
             count += 1
     return keep_preferred(out, 0, state[vals:], count, pref)
@@ -232,7 +237,7 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     if phase == PHASE_START:
         count = _start_options(state, spec, out, 0, colour, spec[S_PREF_FIRST], False)
         if spec[S_PIE] and state[F_TURNS] == 1 and state[F_SWAPPED] == 0:
-            out[count] = 9 * spec[S_FACES]
+            out[count] = (spec[S_STEPS] + 1) * spec[S_FACES]
             count += 1
         return count
     pref = spec[S_PREF_FIRST] if state[F_CAPTURES] == 0 else spec[S_PREF_CHAIN]
@@ -336,14 +341,15 @@ def _capture(state, spec, colour, face):  # type: ignore[no-untyped-def]
 def apply(state, spec, action):  # type: ignore[no-untyped-def]
     """Play ``action`` (it must be legal) for the seat to move."""
     faces = spec[S_FACES]
+    steps = spec[S_STEPS]
     colour = state[F_COLOUR]
     state[PLY] += 1
-    if action == 9 * faces:  # pie: the second player takes over Red; the other seat plays Blue
+    if action == (steps + 1) * faces:  # pie: the second player takes over Red; the other seat plays Blue
         state[F_SWAPPED] = 1
         state[TO_MOVE] = colour ^ 1
         return
-    if action >= 8 * faces:
-        face = action - 8 * faces
+    if action >= steps * faces:
+        face = action - steps * faces
         if state[BOARD + face] == FREE:
             _rest(state, spec, colour, face)
             return
@@ -351,7 +357,7 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         wall_queue(state, spec, size)
         _capture(state, spec, colour, face)
         return
-    source = action >> 3
+    source = action >> 3 if steps == 8 else action // steps  # a shift for the 8 leaps of most leapers
     if state[F_PHASE] == PHASE_START:
         state[F_ORIGIN] = source
         state[F_CAPTURES] = 0

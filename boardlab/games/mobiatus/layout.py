@@ -10,7 +10,10 @@ Spec vector (options and tables, built by ``face.Mobiatus.build_spec``)::
     S_PREF_FIRST  capture preference on the first hop (mandatory_capture: 0 off, 1 on, 2 maximal)
     S_PREF_CHAIN  capture preference on later hops (2 with maximal, else 1 with must_continue_capturing)
     S_ORIGIN_JOINS S_TURN_LIMIT (0: none) S_LIMIT_RESULT S_PIE
-    S_KNIGHT -> faces × 8 knight targets, S_ORTH -> faces × 4 orthogonal neighbours (-1: off the width)
+    S_STEPS     the leaps a piece has (option movement): 8 for a knight, camel or zebra, 12 for the
+                knight-or-wazir (the knight's 8, then the wazir's 4 orthogonal steps)
+    S_KNIGHT -> faces × S_STEPS leap targets (the knight's by default; the name is the seed's),
+    S_ORTH -> faces × 4 orthogonal neighbours (-1: off the width)
     S_OPP    -> the opposite of each face
     S_LIST, S_MARK, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
 
@@ -81,6 +84,7 @@ S_SIZE = 23
 S_FREE_CONTACTS = 24
 S_CIRCLE_CONTACTS = 25  # + colour · faces
 S_STATE_LEN = 26
+S_STEPS = 27
 SPEC_HEADER = 28
 
 PREF_ANY = 0
@@ -135,9 +139,11 @@ FR_GROUP_TOP = 7
 FRAME = 8
 
 
-def layout(faces: int, side_cap: int) -> dict[int, int]:
-    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
-    options = max(faces, 8 * side_cap) + 1
+def layout(faces: int, side_cap: int, steps: int = 8) -> dict[int, int]:
+    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length.
+
+    ``steps``: the leaps a piece has (a turn's first step offers at most ``steps`` per piece)."""
+    options = max(faces, steps * side_cap) + 1
     depth = 2 * side_cap + 2
     regions = {S_LIST: 2 * side_cap, S_FREE_LIST: faces, S_FREE_POS: faces, S_PARENT: faces, S_SIZE: faces,
                S_FREE_CONTACTS: faces, S_CIRCLE_CONTACTS: 2 * faces, S_MARK: faces, S_CACHE_MARK: faces,

@@ -1,4 +1,4 @@
-"""Möbiatus's capture-chain search and the values of knight moves, for the kernels.
+"""Möbiatus's capture-chain search and the values of leaps (knight moves by default), for the kernels.
 
 A capture is legal only if its chain can be finished (B9); ``chain_value`` searches the chain's
 continuations depth first, with an explicit stack (numba cannot cache recursive functions). The
@@ -52,6 +52,7 @@ from boardlab.games.mobiatus.layout import (
     S_OPP,
     S_QUEUE,
     S_SIDE_CAP,
+    S_STEPS,
     S_TOUCHED,
     SING,
 )
@@ -85,6 +86,7 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
         return 0
     enemy_circle = CIRCLE + 1 - colour
     knight = spec[S_KNIGHT]
+    steps = spec[S_STEPS]
     frames = spec[S_FRAMES]
     exits = spec[S_EXITS]
     touch_entry = state[F_TOUCH_TOP]
@@ -108,11 +110,11 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
                 continue
         else:
             k = state[frame + FR_K]
-            if k == 8:
+            if k == steps:
                 done = True
             else:
                 state[frame + FR_K] = k + 1
-                target = spec[knight + state[frame + FR_CUR] * 8 + k]
+                target = spec[knight + state[frame + FR_CUR] * steps + k]
                 if target < 0:
                     continue
                 code = state[BOARD + target]
@@ -250,7 +252,7 @@ def group_captures(state, spec, colour, root, exhaustive):  # type: ignore[no-un
 
 @njit(cache=True)
 def target_value(state, spec, colour, target, pref, origin, cache_stamp, use_groups):  # type: ignore[no-untyped-def]
-    """The value of a knight move landing on ``target`` (see the module docstring).
+    """The value of a leap landing on ``target`` (see the module docstring).
 
     With ``use_groups`` (between turns, no face lifted) a singularity's group is read from the
     union-find: it needs a search only when a capture next to it matters.
