@@ -19,8 +19,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from boardlab import records
+from boardlab.core.registry import info
 from boardlab.core.state import State
-from boardlab.server import accounts, ai, clocks, hints, play, views
+from boardlab.server import accounts, ai, clocks, hints, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, Forbidden, Unauthorised
@@ -28,19 +29,33 @@ from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
+from boardlab.server.names import name_key
 from boardlab.server.play import Actor
 from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
+    ArchiveOut,
     CreatedGameOut,
     CreateGameRequest,
+    EmailChange,
     GameOut,
     GameSummary,
     HintOut,
+    LeaderboardOut,
+    LeaderOut,
     LobbyOut,
     LoginRequest,
+    PasswordChange,
+    ProfileOut,
+    RatingOut,
+    RatingPointOut,
     RegisterRequest,
+    ResetConfirm,
+    ResetRequest,
+    ServerStatusOut,
     TokenOut,
+    UserOut,
 )
+from boardlab.server.warmup import Warmup
 
 log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
@@ -69,9 +84,12 @@ class GameService:
         self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
         self._searching: set[int] = set()  # games whose computer turn this process is searching
         self._closing = False
+        self.warmup = Warmup(search=self._warm_search)
+        self._next_expiry = clocks.now()  # the sweep deletes abandoned guest games at most every 10 minutes
 
     def close(self) -> None:
         self._closing = True
+        self.warmup.stop()
         if self._searching:  # hand the turns back, so that the next server to start takes them at once
             try:
                 with self.db.write() as session:
@@ -122,7 +140,7 @@ class GameService:
         return TokenOut(user=user.name, token=token, kind="session")
 
     def login(self, request: LoginRequest, address: str) -> TokenOut:
-        keys = [f"name:{request.name.lower()}", f"address:{address}"]
+        keys = [f"name:{name_key(request.name)[:80]}", f"address:{address}"]
         with self.db.read() as session:
             accounts.check_rate(session, keys)
             user = accounts.authenticate(session, request.name, request.password)
@@ -139,6 +157,44 @@ class GameService:
         self._tokens.pop(token, None)
         with self.db.write() as session:
             accounts.revoke(session, token)
+
+    def change_password(self, actor: Actor, token: str | None, request: PasswordChange) -> None:
+        user = accounts.require_user(actor.user)
+        with self.db.write() as session:
+            accounts.change_password(session, user, request.current, request.new, keep=token)
+        self._tokens = {kept: memory for kept, memory in self._tokens.items() if kept == token}
+
+    def change_email(self, actor: Actor, request: EmailChange) -> UserOut:
+        user = accounts.require_user(actor.user)
+        with self.db.write() as session:
+            changed = accounts.change_email(session, user, request.password, request.email)
+        self._tokens.clear()  # the remembered user carries the old address
+        return UserOut(name=changed.name, email=changed.email)
+
+    def request_reset(self, request: ResetRequest) -> None:
+        """E-mail a one-time link that sets a new password, if an account with that name or address has
+        an e-mail address. The answer is the same either way: it must not tell who has an account."""
+        if not self.mailer.enabled:
+            raise Conflict("this server sends no e-mail, so it cannot reset a password; ask the people who run it")
+        with self.db.write() as session:
+            user = accounts.user_for_reset(session, request.name_or_email)
+            if user is None or not user.email:
+                return
+            token = accounts.issue_reset(session, user)
+            address, name = user.email, user.name
+        link = f"{self.settings.public_url}/reset#{token}"
+        self.mailer.send(address, "Your boardlab password",
+                         f"Someone (you, we hope) asked to set a new password for {name} on "
+                         f"{self.settings.public_url}.\n\nSet a new password: {link}\n\nThe link works once, "
+                         f"within {accounts.RESET_MINUTES} minutes. If you did not ask, ignore this message: "
+                         f"your password stays as it is.\n")
+
+    def confirm_reset(self, request: ResetConfirm) -> TokenOut:
+        with self.db.write() as session:
+            user = accounts.reset_password(session, request.token, request.password)
+            token = accounts.issue_token(session, user, "session")
+        self._tokens.clear()
+        return TokenOut(user=user.name, token=token, kind="session")
 
     # -- games ----------------------------------------------------------------------------------
 
@@ -196,10 +252,28 @@ class GameService:
         return self._change(actor, game_id, None, "declined", lambda s: play.decline(s, actor, game_id))
 
     def resign(self, actor: Actor, game_id: int, seat: int | None) -> GameOut:
-        return self._change(actor, game_id, seat, "resigned", lambda s: play.resign(s, actor, game_id, seat))
+        return self._change(actor, game_id, seat, "resigned",
+                            lambda s: play.resign(s, actor, game_id, seat, self.cache))
 
     def draw(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
-        return self._change(actor, game_id, seat, "draw", lambda s: play.draw(s, actor, game_id, action, seat))
+        return self._change(actor, game_id, seat, "draw",
+                            lambda s: play.draw(s, actor, game_id, action, seat, self.cache))
+
+    def rematch(self, actor: Actor, game_id: int) -> CreatedGameOut:
+        """The rematch of a finished game (offered now, or the one offered already, accepted)."""
+        with self.db.write() as session:
+            created = play.rematch(session, actor, game_id)
+            old = play.get_game(session, game_id)
+            self._stage(session, created.row)
+            self._stage(session, old)
+        row = created.row
+        self.cache.put(row, created.state)
+        self._after(old, self._state_after(old), "rematch")
+        self._after(row, created.state, "created" if created.invitations or row.status == "challenge" else "accepted")
+        links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
+                 for seat, token in created.invitations.items()}
+        viewer = Actor(actor.user, actor.seat_tokens + tuple(created.invitations.values()))
+        return CreatedGameOut(game=self.show(viewer, row.id), invitations=created.invitations, links=links)
 
     def undo(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
         return self._change(actor, game_id, seat, "undo",
@@ -259,8 +333,7 @@ class GameService:
             open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
             challenges = session.scalars(select(GameRow).where(GameRow.status == "challenge", open_seat)
                                          .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
-            playing = session.scalars(select(GameRow).where(GameRow.status == "active")
-                                      .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
+            playing = lists.watch(session, LIST_LIMIT)
             return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
                             my_games=self._my_games(session, actor),
                             watch=[self._summary(r, actor) for r in playing])
@@ -288,6 +361,46 @@ class GameService:
         invited = actor.user is not None and row.status == "challenge" and any(
             s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in row.seats)
         return views.summary(row, held, invited)
+
+    def archive(self, actor: Actor, query: lists.ArchiveQuery) -> ArchiveOut:
+        with self.db.read() as session:
+            rows, total = lists.archive(session, query, actor.user)
+            pages = max(1, -(-total // lists.PER_PAGE))
+            return ArchiveOut(games=[self._summary(r, actor) for r in rows], page=max(1, query.page), pages=pages,
+                              total=total)
+
+    def profile(self, actor: Actor, name: str) -> ProfileOut:
+        with self.db.read() as session:
+            user = lists.user_named(session, name)
+            connection = session.connection()
+            found = []
+            for game, rating, deviation, games in ratings.of_user(connection, user.id):
+                points = [RatingPointOut(game_id=game_id, at=views.utc(at) or at, before=before, after=after)
+                          for game_id, before, after, at in ratings.history(connection, user.id, game)]
+                found.append(RatingOut(game=game, game_name=info(game).name, rating=rating, deviation=deviation,
+                                       provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games,
+                                       history=points))
+            rows, total = lists.archive(session, lists.ArchiveQuery(player=user.name), actor.user, per_page=10)
+            return ProfileOut(name=user.name, joined=views.utc(user.created_at) or user.created_at, ratings=found,
+                              recent=[self._summary(r, actor) for r in rows], finished=total)
+
+    def leaderboard(self, game: str, limit: int = 100) -> LeaderboardOut:
+        game_id = info(game).id
+        with self.db.read() as session:
+            leaders = ratings.leaders(session.connection(), game_id, limit)
+            names = dict(session.execute(select(User.id, User.name).where(User.id.in_([u for u, *_ in leaders]))).all())
+            return LeaderboardOut(game=game_id, game_name=info(game_id).name, players=[
+                LeaderOut(rank=rank, name=names[user], rating=rating, deviation=deviation,
+                          provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games)
+                for rank, (user, rating, deviation, games) in enumerate(leaders, start=1)])
+
+    def status(self) -> ServerStatusOut:
+        return ServerStatusOut(rules_ready=dict(self.warmup.ready))
+
+    def _warm_search(self, game_id: str) -> Future[Any] | None:
+        if self._closing:
+            return None
+        return self.ai.submit(ai.choose, ai.Job(game_id, {}, None, [], 0, "level1", 0))
 
     # -- hints ----------------------------------------------------------------------------------
 
@@ -413,6 +526,12 @@ class GameService:
             ended += self._time_out(game_id, version, at)
         for game_id in waiting:
             self.request_ai(game_id)
+        if self.settings.guest_days and at >= self._next_expiry:
+            self._next_expiry = at + timedelta(minutes=10)
+            with self.db.write() as session:
+                gone = lists.expire_guest_games(session, at - timedelta(days=self.settings.guest_days))
+            if gone:
+                log.info("deleted %d abandoned guest game(s)", gone)
         return ended
 
     def _time_out(self, game_id: int, version: int, at: Any) -> int:
@@ -421,7 +540,8 @@ class GameService:
             # The conditional part: finished once, by whichever worker sees this version first.
             if row.status != "active" or row.version != version or row.deadline is None or row.deadline > at:
                 return 0
-            play.timeout(row, at)
+            play.timeout(row, at, play.current_state(session, row, self.cache))
+            ratings.settle(session.connection(), row, at)
             self._stage(session, row)
         self._after(row, self._state_after(row), "timeout")
         return 1

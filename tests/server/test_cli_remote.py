@@ -62,7 +62,7 @@ def test_two_people_play_by_mail(sqlite_url: str, tmp_path: Path, monkeypatch: p
         assert ann("resign", "1")[0] == 0
         watched, _ = watcher.communicate(timeout=60)
         assert watcher.returncode == 0
-        assert "2. o: a1" in watched and "x resigned" in watched
+        assert "2. o: a1" in watched and "bob (o) won (ann (x) resigned)" in watched
         record = json.loads(ann("record", "1")[1])
         assert record["moves"] == ["b2", "a1"] and record["termination"] == "resignation"
         code, _, err = Remote(server.url, tmp_path / "nobody", monkeypatch, capsys)("challenge", "ndengrod", "ann")

@@ -7,7 +7,17 @@ from fastapi import APIRouter, Request, Response
 from boardlab.server import accounts
 from boardlab.server.errors import Unauthorised
 from boardlab.server.routes.deps import COOKIE, Caller, Service, bearer
-from boardlab.server.schemas import LoginRequest, RegisterRequest, TokenOut, UserOut
+from boardlab.server.schemas import (
+    EmailChange,
+    LoginRequest,
+    MessageOut,
+    PasswordChange,
+    RegisterRequest,
+    ResetConfirm,
+    ResetRequest,
+    TokenOut,
+    UserOut,
+)
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -45,3 +55,33 @@ def me(caller: Caller) -> UserOut:
     if caller.user is None:
         raise Unauthorised("not logged in")
     return UserOut(name=caller.user.name, email=caller.user.email)
+
+
+@router.post("/password", status_code=204)
+def change_password(body: PasswordChange, request: Request, caller: Caller, service: Service) -> None:
+    """A new password, once the current one is given: your other sessions and API tokens stop working."""
+    token = bearer(request.headers.get("authorization")) or request.cookies.get(COOKIE)
+    service.change_password(caller, token, body)
+
+
+@router.post("/email", response_model=UserOut)
+def change_email(body: EmailChange, caller: Caller, service: Service) -> UserOut:
+    """Set (or, with null, remove) your e-mail address: notices and password resets go there."""
+    return service.change_email(caller, body)
+
+
+@router.post("/password-reset", response_model=MessageOut, status_code=202)
+def request_reset(body: ResetRequest, service: Service) -> MessageOut:
+    """E-mail a one-time link for setting a new password to the account with this name or address (if
+    it has an address). The answer is the same whether or not such an account exists."""
+    service.request_reset(body)
+    return MessageOut(detail="if an account with that name or e-mail address has an address, a link to set a new "
+                             f"password is on its way; it works once, within {accounts.RESET_MINUTES} minutes")
+
+
+@router.post("/password-reset/confirm", response_model=TokenOut)
+def confirm_reset(body: ResetConfirm, service: Service, response: Response) -> TokenOut:
+    """Set a new password with the e-mailed token (once): every old session ends, and you are logged in."""
+    out = service.confirm_reset(body)
+    _set_cookie(response, out.token)
+    return out
