@@ -3,8 +3,11 @@ revised 22 March 2022), step by step: the paper's worked example is this module'
 
 >>> new = update(Rating(1500, 200, 0.06), [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0),
 ...                                        (Rating(1700, 300), 0.0)])
->>> round(new.rating, 2), round(new.deviation, 2), round(new.volatility, 5)
-(1464.06, 151.52, 0.05999)
+>>> print(f"{new.rating:.2f} {new.deviation:.2f} {new.volatility:.6f}")
+1464.05 151.52 0.059996
+
+The paper prints 1464.06, 151.52 and 0.05999: it rounds as it goes (μ′ = −0.2069 gives
+−0.2069 × 173.7178 + 1500 = 1464.06; unrounded, μ′ = −0.20694 gives 1464.05).
 
 The Python implementations on PyPI were looked at first: ``glicko2`` 2.1.0 computes the volatility
 step's ``f`` with the player's rating where the paper has its deviation (the two agree only for a
