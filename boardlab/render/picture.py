@@ -52,6 +52,9 @@ class Theme:
     # The width in CSS pixels a page shows the picture at (None: not known, print): captions are set at
     # least CAPTION_PX there, where a phone would shrink them out of reach.
     shown_at: float | None = None
+    # Whether a board that lists the game's moves beside it (HMDG's announcements) does so: a page with
+    # a move list of its own asks it not to repeat them.
+    moves_listed: bool = True
 
 
 CAPTION_PX = 14.0
