@@ -8,8 +8,8 @@ first, then why:
 'ann (x) won (bob (o) resigned)'
 >>> outcome_sentence([0.5, 0.5], "agreement", ["ann", "bob"], ["x", "o"])
 'Draw by agreement'
->>> outcome_sentence([0.0, 1.0], "rules", ["ann", "level3"], ["White", "Black"], reason="reaching the far row")
-'level3 (Black) won by reaching the far row'
+>>> outcome_sentence([0.0, 1.0], "rules", ["ann", "level3"], ["White", "Black"], reason="far row")
+'level3 (Black) won by far row'
 >>> outcome_sentence([0.0, 1.0, 1.0], "timeout", ["ann", "bob", "cy"], ["red", "blue", "green"], loser=0)
 'bob (blue) and cy (green) won (ann (red) ran out of time)'
 >>> outcome_sentence([1.0, 0.0], None, ["x", "o"], ["x", "o"])

@@ -22,6 +22,8 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
                        help="send e-mail notices through this SMTP server (default: none)")
     serve.add_argument("--mail-from", default="boardlab@localhost", metavar="ADDRESS", help="sender of the notices")
     serve.add_argument("--base-url", metavar="URL", help="the server's address as people reach it (for links in mail)")
+    serve.add_argument("--no-warm-up", action="store_true", help="do not compile every game's rules at start "
+                       "(the first game of each compiles them, as it comes)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
 
     db = commands.add_parser("db", help="the server's database: `boardlab db upgrade` applies the migrations")
@@ -41,7 +43,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from boardlab.server import migrate
 
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
-                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url)
+                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url,
+                         warm_up=not args.no_warm_up)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
     print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "
