@@ -35,4 +35,4 @@ def test_a_guests_games_are_listed_with_those_waiting_for_this_browser_first(ser
     assert "your turn" in first.inner_text() and "Ndengrod" in first.inner_text()
     assert first.get_attribute("class") == "waiting"
     assert "your turn" not in page.locator(f"#my-games li[data-game='{theirs}']").inner_text()
-    assert "finished (resignation)" in page.locator(f"#my-games li[data-game='{over}']").inner_text()
+    assert "guest (o) won (guest (x) resigned)" in page.locator(f"#my-games li[data-game='{over}']").inner_text()

@@ -378,7 +378,7 @@
         ? boardlab.el("a", { href: `/users/${encodeURIComponent(s.name)}` }, s.name) : (s.name || "open seat");
       const item = boardlab.el("li", { "data-seat": s.seat, class: s.seat === game.to_move ? "to-move" : null },
         boardlab.el("strong", {}, s.label), " ", name,
-        mine().includes(s.seat) ? boardlab.el("em", { class: "you" }, " (you)") : "",
+        s.seat === seat ? boardlab.el("em", { class: "you" }, " (you)") : "",
         boardlab.el("span", { class: "rating" }, ratingText(s)),
         boardlab.el("span", { class: "pieces muted" }),
         boardlab.el("span", { class: "clock" }, clock ? clockText(clock) : ""));
