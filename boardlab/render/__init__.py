@@ -65,6 +65,9 @@ def _renderer(game_id: str) -> ModuleType:
     return importlib.import_module(_RENDERERS[game_id])
 
 
+NARROW_LAYOUTS = ("bands", "below", "narrow")  # what a page shows on a phone, where a game has one
+
+
 def layouts(game_id: str) -> tuple[str, ...]:
     """The layouts a game's board can be drawn in; the first is the default."""
     return tuple(_renderer(game_id).LAYOUTS)
@@ -99,7 +102,10 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
                       marks.heat_title)
     if shown_at is not None and not shown_at > 0:
         raise RenderError(f"shown_at={shown_at}: the width a picture is shown at must be a positive number of pixels")
-    chosen_theme = replace(theme_named(theme), moves_listed=moves_listed)
+    # The layouts for narrow screens (and a game's only layout) set a board's own text large enough
+    # to read at shown_at; the wide layouts keep their proportions.
+    for_phones = chosen in NARROW_LAYOUTS or len(module.LAYOUTS) == 1
+    chosen_theme = replace(theme_named(theme), moves_listed=moves_listed, board_text_floor=for_phones)
     if shown_at is not None:
         chosen_theme = replace(chosen_theme, shown_at=shown_at)
     # Every renderer writes the turn with turn_text (caption, title and description).

@@ -116,7 +116,7 @@
     if (layout === null) {
       // A phone's first picture: the layout made for narrow screens, where the game has one.
       layout = board.layout;
-      const narrow = board.layouts.find((name) => name === "bands" || name === "below");
+      const narrow = board.layouts.find((name) => ["bands", "below", "narrow"].includes(name));
       if (narrow && window.innerWidth < 600) { layout = narrow; return drawBoardNow(click); }
     }
     const hadFocus = $("board").contains(document.activeElement);
