@@ -88,7 +88,8 @@ def test_an_uploaded_resigned_record_is_an_analysis_board_with_hints(server: Any
     page.click("#moves button[data-ply='1']")
     page.wait_for_selector("#board[data-ply='1']")
     page.wait_for_selector(IDLE)
-    assert page.locator("#status").inner_text() == "After move 1 of 2: o to move. Game over: guest (x) won (guest (o) resigned)."
+    assert page.locator("#status").inner_text() == \
+        "After move 1 of 2: o to move. Game over: guest (x) won (guest (o) resigned)."
     caption = page.locator("#board svg").text_content()
     assert "o to move (seat 1), ply 1" in caption and "your turn" not in caption
     # The move list still holds every move, the one shown marked: the next position is a click away.

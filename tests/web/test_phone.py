@@ -76,7 +76,8 @@ def check_board(page: Any, where: str, board_text: bool = True) -> None:
         f"than the screen ({measured['left']}..{measured['right']} of {measured['screen']})"
     assert measured["captions"] > 0, f"{where}: no caption found"
     assert measured["smallest"] >= READABLE_PX, f"{where}: captions set at {measured['smallest']:.1f} px"
-    assert not board_text or not measured["small"], f"{where}: board text under {BOARD_TEXT_PX:g} px: {measured['small'][:8]}"
+    small = measured["small"][:8]
+    assert not board_text or not small, f"{where}: board text under {BOARD_TEXT_PX:g} px: {small}"
     # The page's own styles must not reach into the picture (bold type is wider than the lines were broken for).
     assert measured["weights"] == ["400"], f"{where}: caption weights {measured['weights']}"
 

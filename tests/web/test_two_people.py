@@ -129,7 +129,7 @@ def test_two_accounts_play_undo_draw_rematch_resign_and_their_ratings_change(ser
 
         # A rematch: Bøb asks, Ann's page shows the offer and she accepts; the seats are swapped.
         bob.click("#rematch")
-        bob.wait_for_url(re.compile(r".*/games/(?!%d$)\d+$" % first))
+        bob.wait_for_url(re.compile(rf".*/games/(?!{first}$)\d+$"))
         second = int(bob.url.rsplit("/", 1)[1])
         ann.wait_for_selector("#rematch-offer")
         assert ann.locator("#rematch-offer").inner_text().startswith("Bøb offers a rematch (seats swapped).")
