@@ -57,8 +57,9 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
         picture.caption(["○ White moves up, ● Black down; the first on the far row wins. Faint: the pieces' "
                          "starting squares and strengths."])
     else:
-        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * (0.5 if narrow else 0.95),
-                  UNIT * (0.85 if narrow else 0.9))
+        # (narrow: clear of the row numbers at the board's right edge)
+        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * (1.05 if narrow else 0.95),
+                  UNIT * (0.8 if narrow else 0.9))
         shows = ("its strength (bold) and the turns it has left" if narrow else
                  "its strength (large) and the turns it has left (small, and the ring)")
         picture.caption([
@@ -98,10 +99,12 @@ def _tile(piece: Piece, cell: Cell, size: float) -> str:
     strength, life = piece.numbers["strength"], piece.numbers["life"]
     tile = element("rect", {"x": cx - UNIT * 0.47, "y": cy - UNIT * 0.34, "width": UNIT * 0.94, "height": UNIT * 0.68,
                             "rx": UNIT * 0.14, "fill": style.fill, "stroke": style.stroke, "stroke-width": UNIT * 0.04})
-    return "".join([tile,
-                    label(cx - UNIT * 0.2, cy, str(strength), size, {"fill": style.ink, "font-weight": "bold",
+    rule = element("line", {"x1": cx - UNIT * 0.06, "y1": cy - UNIT * 0.2, "x2": cx - UNIT * 0.06, "y2": cy + UNIT * 0.2,
+                            "stroke": style.ink, "stroke-width": UNIT * 0.03, "opacity": 0.6})
+    return "".join([tile, rule,
+                    label(cx - UNIT * 0.26, cy, str(strength), size, {"fill": style.ink, "font-weight": "bold",
                                                                       "class": "strength"}),
-                    label(cx + UNIT * 0.22, cy, str(life), size, {"fill": style.ink, "class": "life"})])
+                    label(cx + UNIT * 0.2, cy, str(life), size, {"fill": style.ink, "class": "life"})])
 
 
 def _row_sums(picture: Picture, game: Horsmeier, view: View, cells: list[Cell], x: float, step: float) -> None:
