@@ -99,7 +99,8 @@ def _tile(piece: Piece, cell: Cell, size: float) -> str:
     strength, life = piece.numbers["strength"], piece.numbers["life"]
     tile = element("rect", {"x": cx - UNIT * 0.47, "y": cy - UNIT * 0.34, "width": UNIT * 0.94, "height": UNIT * 0.68,
                             "rx": UNIT * 0.14, "fill": style.fill, "stroke": style.stroke, "stroke-width": UNIT * 0.04})
-    rule = element("line", {"x1": cx - UNIT * 0.06, "y1": cy - UNIT * 0.2, "x2": cx - UNIT * 0.06, "y2": cy + UNIT * 0.2,
+    between = cx - UNIT * 0.06
+    rule = element("line", {"x1": between, "y1": cy - UNIT * 0.2, "x2": between, "y2": cy + UNIT * 0.2,
                             "stroke": style.ink, "stroke-width": UNIT * 0.03, "opacity": 0.6})
     return "".join([tile, rule,
                     label(cx - UNIT * 0.26, cy, str(strength), size, {"fill": style.ink, "font-weight": "bold",
