@@ -318,6 +318,7 @@ class GameService:
                 record.result, record.termination = row.result, row.termination
                 if row.loser is not None:
                     record.tags["loser"] = f"seat {row.loser}"
+                record.tags["outcome"] = views.ending(row, [state.seat_label(s.seat) for s in row.seats])
             else:
                 record = records.GameRecord.from_view(state.view(viewer), players=players, started=started,
                                                       tags=tags)

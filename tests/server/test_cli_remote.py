@@ -71,6 +71,7 @@ def test_two_people_play_by_mail(sqlite_url: str, tmp_path: Path, monkeypatch: p
         assert "bob (o) won (ann (x) resigned)" in ann("games")[1]
         record = json.loads(ann("record", "1")[1])
         assert record["moves"] == ["b2", "a1"] and record["termination"] == "resignation"
+        assert record["tags"]["outcome"] == "bob (o) won (ann (x) resigned)"  # the record's summary, in words
         code, _, err = Remote(server.url, tmp_path / "nobody", monkeypatch, capsys)("challenge", "ndengrod", "ann")
         assert code == 2 and "log in first" in err
 
