@@ -1,17 +1,25 @@
 """Playtest throughput: games per second with 1 and 2 worker processes and with Ray on this machine.
 
-    .venv/bin/python bench/playtest_throughput.py [--games 24] [--agent uct:iterations=300] [--size 4]
+    .venv/bin/python bench/playtest_throughput.py [--agents level1 level2 level3] [--games 24] [--size 4]
 
-Plays the same games (Ndengrod, side 4 and lines of 4 unless ``--size``; the same seeds) each way into a fresh folder
-and prints games/s with the load average before and after, since other work on the machine shares
-its cores. Start-up is included (a pool spawns its processes; Ray starts a local cluster), as a
-designer running ``boardlab playtest`` would see it.
+For each agent, plays the same self-play games (Ndengrod, side 4 and lines of 4 unless ``--size``; the
+same seeds; the fixed evaluator measuring every position, as ``boardlab playtest`` does) four ways
+into fresh folders: in this process (1 worker), in a pool of 2 processes, with Ray started here on 2
+CPUs, and, for scale, Ray's start-up alone. Start-up is included (a pool spawns its processes, Ray
+starts a local cluster), as a designer running ``boardlab playtest`` would see it. It prints games/s,
+the speed-ups against one worker, and the load average (``os.getloadavg``) before and after each,
+since other work on the machine shares its cores, the CPU seconds the games cost (each game's own
+process time, start-up left out) and the cores the games got (those CPU seconds over the wall time).
+Linux shares a busy CPU between sessions (``/proc/sys/kernel/sched_autogroup_enabled``), not between
+processes: there a second worker of the same session gets no more CPU than one, the cores the games
+got stay put, and only a quiet machine shows the speed-up.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import tempfile
 import time
 from pathlib import Path
@@ -19,26 +27,56 @@ from pathlib import Path
 from boardlab.playtest.run import Plan, run_plan
 
 
+def timed(plan: Plan, **kwargs: object) -> tuple[float, float, int, tuple[float, float]]:
+    with tempfile.TemporaryDirectory() as folder:
+        before = os.getloadavg()[0]
+        began = time.perf_counter()
+        traces = run_plan(plan, Path(folder), **kwargs)  # type: ignore[arg-type]
+        seconds = time.perf_counter() - began
+        after = os.getloadavg()[0]
+    return seconds, sum(t.cpu_seconds for t in traces), len(traces), (before, after)
+
+
+def ray_start_up() -> float:
+    import ray
+
+    began = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.shutdown()
+    return time.perf_counter() - began
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agents", nargs="+", default=["level1", "level2", "level3"])
     parser.add_argument("--games", type=int, default=24)
-    parser.add_argument("--agent", default="uct:iterations=300")
     parser.add_argument("--size", type=int, default=4, help="Ndengrod's side (lines as long as the side)")
+    parser.add_argument("--no-ray", action="store_true", help="only the process pool")
     args = parser.parse_args()
-    plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (args.agent,), args.games, seed=1)
-    print(f"{args.games} games of ndengrod size={args.size} length={args.size}, {args.agent} in both seats; "
-          f"cores: {os.cpu_count()}")
-    for label, kwargs in (("1 worker", {"workers": 1}), ("2 workers", {"workers": 2}),
-                          ("Ray local (2 CPUs)", {"workers": 2, "ray_address": "local"})):
-        with tempfile.TemporaryDirectory() as folder:
-            before = os.getloadavg()
-            began = time.perf_counter()
-            traces = run_plan(plan, Path(folder), **kwargs)  # type: ignore[arg-type]
-            seconds = time.perf_counter() - began
-            after = os.getloadavg()
-        turns = sum(t.turns for t in traces)
-        print(f"{label:>20}: {len(traces) / seconds:6.2f} games/s ({seconds:5.1f} s, {turns} turns); "
-              f"load average {before[0]:.2f} before, {after[0]:.2f} after")
+    # A local Ray writes ~/.ray/auth_token unless it has a token; give it one for this run only.
+    os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
+    try:
+        autogroup = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        autogroup = False
+    print(f"{args.games} games of ndengrod size={args.size} length={args.size} per agent; cores: {os.cpu_count()}; "
+          f"load average {os.getloadavg()[0]:.2f}; CPU shared by session (autogroup): {'yes' if autogroup else 'no'}",
+          flush=True)
+    if not args.no_ray:
+        print(f"Ray start-up and shutdown alone: {ray_start_up():.1f} s", flush=True)
+    for agent in args.agents:
+        plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
+        ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]
+        if not args.no_ray:
+            ways.append(("Ray local, 2 CPUs", {"workers": 2, "ray_address": "local"}))
+        base = None
+        for label, kwargs in ways:
+            seconds, cpu, games, (before, after) = timed(plan, **kwargs)
+            rate = games / seconds
+            base = base or rate
+            print(f"{agent:>7} {label:>18}: {rate:6.2f} games/s ({seconds:6.1f} s, ×{rate / base:.2f} of 1 worker); "
+                  f"{cpu / games:5.2f} CPU s a game, {cpu / seconds:4.2f} cores; load average {before:.2f} before, "
+                  f"{after:.2f} after", flush=True)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ import contextlib
 import errno
 import json
 import re
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -122,6 +123,33 @@ class GameRecord:
         record = cls._made(game, players, seed, started, tags, moves=[m.text for m in view.history()],
                            result=view.result, start=None if standard else root.to_text())
         record.perspective = perspective_name(view.seat)
+        return record
+
+    @classmethod
+    def known_to(
+        cls,
+        state: State,
+        seat: int | None,
+        known: Collection[int],
+        players: list[str] | None = None,
+        seed: int | None = None,
+        started: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> GameRecord:
+        """The record of the moves that led to ``state`` for someone who sees the game as ``seat`` does
+        (``None``: a spectator) and may also know the secrets of the seats in ``known`` (seats they hold,
+        seats whose secrets the rules revealed): the referee's full record (:meth:`from_state`) when that
+        covers every secret the moves hold, else ``seat``'s record (:meth:`from_view`) in which the secret
+        moves of the seats in ``known`` are written in full."""
+        view = state.view(seat)
+        # A move whose public form has lost its path holds a secret (Game.public_move): written in full
+        # where its mover's secrets are known, in its public form elsewhere.
+        moves = [(shown.text, move.text, shown.path != move.path, mover in known)
+                 for shown, move, mover in zip(view.history(), state.history(), movers(state), strict=True)]
+        if not any(secret and not knows for _, _, secret, knows in moves):
+            return cls.from_state(state, players, seed, started, tags)
+        record = cls.from_view(view, players, seed, started, tags)
+        record.moves = [full if secret and knows else shown for shown, full, secret, knows in moves]
         return record
 
     @classmethod
@@ -249,6 +277,17 @@ def check_outcome(record: GameRecord, seats: int | None) -> None:
         raise RecordError(f"a game ended by agreement is a draw, ½ to each seat; the record's result is {result}")
 
 
+def movers(state: State) -> list[int]:
+    """The seat that made each move of ``state``'s history, in one walk back through its positions."""
+    seats: list[int] = []
+    walk = state.previous
+    while walk is not None:
+        assert walk.to_move is not None
+        seats.append(walk.to_move)
+        walk = walk.previous
+    return seats[::-1]
+
+
 def perspective_name(seat: int | None) -> str:
     """How a record names the seat it was made for: ``"seat 0"``…, or ``"spectator"`` for ``None``."""
     return "spectator" if seat is None else f"seat {seat}"
@@ -261,6 +300,13 @@ _FIELDS = {
 
 def from_dict(data: Any) -> GameRecord:
     """A record from its JSON object, replayed to check it (:class:`RecordError` if it fails)."""
+    return read(data)[0]
+
+
+def read(data: Any) -> tuple[GameRecord, State | None]:
+    """A record from its JSON object, and the final position its replay reached (``None`` for a record
+    made from a view, which does not replay): :func:`from_dict` for a caller that needs the position
+    too, so that the record is replayed once."""
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     if data.get("format", FORMAT) != FORMAT:
@@ -292,13 +338,12 @@ def from_dict(data: Any) -> GameRecord:
         raise RecordError(f"unknown record field {extra[0]!r}; accepted: {', '.join(sorted(known))}")
     record = GameRecord(**{name: value for name, value in data.items() if name != "format"})
     if record.perspective is None:
-        record.replay()
-    elif not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
+        return record, record.replay()
+    if not isinstance(record.perspective, str) or not re.fullmatch(r"seat \d+|spectator", record.perspective):
         raise RecordError(f"the record's perspective {record.perspective!r} is not accepted; accepted: "
                           f"'seat 0', 'seat 1', … or 'spectator' (or none, for the referee's full record)")
-    else:
-        check_outcome(record, len(record.players))
-    return record
+    check_outcome(record, len(record.players))
+    return record, None
 
 
 def loads(text: str) -> GameRecord:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -26,7 +27,8 @@ def plan(games: int = 4, skill_games: int = 2) -> Plan:
 
 def fingerprint(traces: list[GameTrace]) -> list[tuple[object, ...]]:
     """What must not depend on where a game was played (not the clock, not the record's date)."""
-    return [(t.key, t.result, t.end_reason, [(p.move, p.legal, p.estimate, p.captures, p.position) for p in t.plies])
+    return [(t.key, t.result, t.end_reason,
+             [(p.move, p.legal, p.agent_estimate, p.evaluation, p.captures, p.position) for p in t.plies])
             for t in sorted(traces, key=lambda t: t.key)]
 
 
@@ -107,8 +109,14 @@ def test_resume_refuses_a_run_whose_level_has_changed_since(tmp_path: Path, monk
     assert len(run_plan(levelled, tmp_path, workers=1, resume=True)) == 1
 
 
-def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
+def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ray = pytest.importorskip("ray")
+    import secrets
+
+    # Ray 2.59+ turns token authentication on for a local Ray and, without a token, writes one to
+    # ~/.ray/auth_token, which would turn it on for every later `ray start --head` of this user: give it one.
+    monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)  # restored (unset) after the test, whatever Ray sets
     the_plan = plan(games=2, skill_games=1)
     pooled = run_plan(the_plan, tmp_path / "pool", workers=2)
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
@@ -118,7 +126,7 @@ def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path) -> None:
         ray.shutdown()
     assert len(on_ray) == len(the_plan.jobs()) == 6
     assert fingerprint(on_ray) == fingerprint(pooled)
-    assert any(p.estimate is not None for t in on_ray for p in t.plies)
+    assert any(p.agent_estimate is not None for t in on_ray for p in t.plies)
 
 
 def test_cli_playtest_writes_a_store_and_an_offline_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -197,3 +205,101 @@ def test_tune_checks_each_trials_options_not_the_base_alone(tmp_path: Path) -> N
     result = tune(base, parse_space(["size=3..4"]), parse_targets(["DurationTurns<=100"]), trials=2,
                   folder=tmp_path, workers=1)
     assert result.best and all(f.misses[0] < MISSING and f.options["size"] in (3, 4) for f in result.best)
+
+
+def test_tune_replays_its_best_on_unseen_seeds_with_a_stronger_agent(tmp_path: Path) -> None:
+    from boardlab.playtest.tune import HOLDOUT_SEED_OFFSET, parse_space, parse_targets, tune
+
+    base = Plan("ndengrod", {"length": 3}, {}, ("random",), 4, seed=2)
+    targets = parse_targets(["DurationTurns<=6", "AdvantageP1>=0.4"])
+    result = tune(base, parse_space(["size=2..3"]), targets, trials=2, folder=tmp_path, workers=1, top=2,
+                  holdout_games=3, holdout_agents=("uct:iterations=50",))
+    assert result.best
+    for found in result.best:
+        assert found.holdout is not None and len(found.verdicts) == 2
+        held = [t for t in Store(tmp_path / f"holdout-{found.number:03d}").load() if t.kind == "self"]
+        assert sorted(t.seed for t in held) == [2 + HOLDOUT_SEED_OFFSET + i for i in range(3)]  # unseen seeds
+        assert all(t.agents == ["uct:iterations=50"] * 2 for t in held)
+        assert found.verdicts == [t.judge(found.holdout[t.metric]) for t in targets]
+        met = [v for v, miss in zip(found.verdicts, found.misses, strict=True) if miss == 0]
+        assert found.survives == (("fails" not in met) if met else None)
+        turns = sum(t.turns for t in held) / len(held)
+        assert found.holdout["DurationTurns"].value == pytest.approx(turns)
+    text = result.summary()
+    assert "held out:" in text and "survive" in text and "uct:iterations=50" in text
+    assert not re.search(r"\d e-?\d|\de-\d", text)  # numbers to their precision, never 1.11e-16
+
+
+def _free_ports(count: int) -> list[int]:
+    import socket
+
+    sockets, ports = [], []
+    for _ in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        sockets.append(s)
+        ports.append(s.getsockname()[1])
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def test_a_real_ray_cluster_with_token_authentication(tmp_path: Path) -> None:
+    """A head started by ``ray start --head`` on loopback, with Ray's token authentication on (the head's
+    token in RAY_AUTH_TOKEN, as Ray's docs say); boardlab's driver, given the token and nothing else, turns
+    token mode on and plays the same games as here. The head is stopped by its own process group."""
+    pytest.importorskip("ray")
+    import os
+    import secrets
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    ray = Path(sys.executable).with_name("ray")
+    token = secrets.token_hex(32)
+    home = tmp_path / "home"  # no ~/.ray/auth_token of the machine is read or written
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home), "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token,
+           "RAY_USAGE_STATS_ENABLED": "0"}
+    gcs, node, objects, dash, agent, agent_grpc, runtime, metrics_port, low = _free_ports(9)
+    temp = Path(tempfile.mkdtemp(prefix="rl", dir="/tmp"))  # short: Ray's socket paths must fit 107 bytes
+    log = (tmp_path / "head.log").open("w")
+    head = subprocess.Popen(
+        [str(ray), "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(gcs),
+         "--num-cpus", "2", "--include-dashboard=false", "--dashboard-port", str(dash),
+         "--node-manager-port", str(node), "--object-manager-port", str(objects),
+         "--dashboard-agent-listen-port", str(agent),
+         "--dashboard-agent-grpc-port", str(agent_grpc), "--runtime-env-agent-port", str(runtime),
+         "--metrics-export-port", str(metrics_port), "--min-worker-port", str(low), "--max-worker-port",
+         str(low + 40), "--temp-dir", str(temp), "--disable-usage-stats"],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", gcs)) == 0:
+                    break
+            assert head.poll() is None and time.monotonic() < deadline, (tmp_path / "head.log").read_text()[-2000:]
+            time.sleep(0.5)
+        driver_env = {k: v for k, v in env.items() if k != "RAY_AUTH_MODE"}  # only the token, as a user has it
+        out = tmp_path / "lab"
+        argv = [sys.executable, "-m", "boardlab", "playtest", "ndengrod", "-o", "size=3", "-o", "length=3",
+                "--agents", "random", "--games", "3", "--skill-gap", "off", "--ray", f"127.0.0.1:{gcs}",
+                "--out", str(out)]
+        done = subprocess.run(argv, env=driver_env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        on_cluster = Store(out).load()
+        here = run_plan(Plan("ndengrod", {"size": 3, "length": 3}, {}, ("random",), 3), tmp_path / "here", workers=1)
+        assert len(on_cluster) == 3 and fingerprint(on_cluster) == fingerprint(here)
+    finally:
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):  # then whatever of the group is left
+            try:
+                os.killpg(head.pid, sig)
+                head.wait(timeout=wait)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+        log.close()
+        subprocess.run(["rm", "-rf", str(temp)], check=False)

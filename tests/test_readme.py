@@ -54,3 +54,31 @@ def test_every_boardlab_command_in_the_readme_is_one_the_command_line_accepts() 
             build_parser().parse_args(words[1:])
         except SystemExit:
             pytest.fail(f"the README's command does not parse: {line}")
+
+
+def test_readme_playtest_commands_parse_as_pasted() -> None:
+    """Every ``boardlab playtest``/``tune`` line of the README's lab section is a command the CLI accepts
+    (a ``--target`` left unquoted would be cut at ``<`` by a shell and fail here)."""
+    import shlex
+
+    from boardlab.cli.main import build_parser
+
+    section = README.read_text().split("## Playtesting", 1)[1].split("\n## ", 1)[0]
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", section, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            lexer = shlex.shlex(line, posix=True, punctuation_chars=True)  # < > | & ; split words, as a shell does
+            lexer.whitespace_split = True
+            lexer.commenters = "#"
+            words = list(lexer)
+            if ".venv/bin/boardlab" in words:
+                words = words[words.index(".venv/bin/boardlab"):]
+                words[0] = "boardlab"
+            if words[:1] == ["boardlab"] and words[1:2] in (["playtest"], ["tune"]):
+                commands.append(words)
+    assert len(commands) >= 8
+    for words in commands:
+        args = build_parser().parse_args(words[1:])
+        assert args.command in ("playtest", "tune")
+        for target in getattr(args, "target", None) or []:
+            assert "<" in target or ">" in target or "=" in target

@@ -115,6 +115,9 @@ class Client:
             response = self.http.request(method, path, **kwargs)
         except httpx.HTTPError as error:
             raise RemoteError(f"cannot reach the server at {self.server}: {error}") from None
+        # This client signs with its token. A session cookie kept (registering sets one) would make its next
+        # requests look like a browser's, which the server refuses without an Origin header.
+        self.http.cookies.clear()
         if response.status_code >= 400:
             raise RemoteError(_detail(response))
         return response.json() if response.content else None

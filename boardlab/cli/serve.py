@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from boardlab.server.config import DEFAULT_DB, Settings
+from boardlab.server.config import DEFAULT_DB, MAX_BODY, MAX_RECORD, Settings, kib
 
 
 def add_arguments(commands: argparse._SubParsersAction) -> None:
@@ -24,6 +24,18 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--base-url", metavar="URL", help="the server's address as people reach it (for links in mail)")
     serve.add_argument("--no-warm-up", action="store_true", help="do not compile every game's rules at start "
                        "(the first game of each compiles them, as it comes)")
+    serve.add_argument("--max-body", type=int, default=MAX_BODY, metavar="BYTES",
+                       help=f"largest request body accepted, else 413 (default {MAX_BODY} = {kib(MAX_BODY)})")
+    serve.add_argument("--max-record", type=int, default=MAX_RECORD, metavar="BYTES",
+                       help=f"largest body of a new game, which may carry an uploaded record (default {MAX_RECORD} "
+                            f"= {kib(MAX_RECORD)})")
+    serve.add_argument("--secure-cookies", action="store_true",
+                       help="mark the session cookie Secure (HTTPS only): for a server reached over HTTPS. Requests "
+                            "that arrive over HTTPS get it anyway, as uvicorn tells from a proxy's "
+                            "X-Forwarded-Proto (see --forwarded-allow-ips)")
+    serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                       help="proxies whose X-Forwarded-Proto and X-Forwarded-For are believed (comma-separated "
+                            "addresses, or '*'; default: uvicorn's, 127.0.0.1, or $FORWARDED_ALLOW_IPS)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
 
     db = commands.add_parser("db", help="the server's database: `boardlab db upgrade` applies the migrations")
@@ -43,7 +55,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from boardlab.server import migrate
 
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
-                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url,
+                         smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url, max_body=args.max_body,
+                         max_record=args.max_record, secure_cookies=args.secure_cookies,
                          warm_up=not args.no_warm_up)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
@@ -51,7 +64,8 @@ def run_serve(args: argparse.Namespace) -> int:
           f"worker{'s' if settings.workers > 1 else ''}); the API's documentation is at {settings.public_url}/docs",
           flush=True)
     uvicorn.run("boardlab.server.app:app_from_env", factory=True, host=settings.host, port=settings.port,
-                workers=settings.workers, log_level=args.log_level, timeout_graceful_shutdown=5)
+                workers=settings.workers, log_level=args.log_level, timeout_graceful_shutdown=5,
+                forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 

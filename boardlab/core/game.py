@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -287,6 +287,16 @@ class Game(ABC):
         """Every cell of the board by its name in the notation, in the order :meth:`cell_contents` lists them."""
         return ()
 
+    def cell_adjacency(self) -> tuple[tuple[int, ...], ...] | None:
+        """Each cell's neighbours across an edge, by index in :meth:`cell_names`, for playtest measures
+        of how far pieces move; ``None`` where the board is no graph of cells. Read from the face's
+        ``topology`` (square boards: the four orthogonal steps; hex boards: all six)."""
+        topology = getattr(self, "topology", None)
+        if topology is None:
+            return None
+        steps = 4 if len(topology.directions) == 8 else len(topology.directions)
+        return tuple(tuple(int(n) for n in row[:steps] if n >= 0) for row in topology.neighbours)
+
     def cell_contents(self, view: View) -> list[CellContent]:
         """Every cell as ``view``'s seat sees it: name, pieces, marks (:mod:`boardlab.core.cells`)."""
         raise BoardlabError(f"{self.id} does not describe its cells for drawing")
@@ -324,6 +334,16 @@ class Game(ABC):
         """The move ``text`` (as a seat knows it), played from ``data`` by the player called ``label``,
         in words for a "Last move" line: by default the label, then the move."""
         return f"{label} {text}"
+
+    def revealed_at_end(self, result: Sequence[float]) -> frozenset[int]:
+        """The seats whose secrets the rules make public when the game ends with ``result`` (one score per
+        seat), whatever ended it (the rules, a resignation, time, an agreement): what a finished game's
+        record may show everybody. Perfect information: every seat (there are no secrets). A game that
+        hides moves says whose it reveals (HMDG: by its ``reveal_at_end`` option); by default, nobody's.
+        """
+        if self.info.perfect_information:
+            return frozenset(range(self.num_seats))
+        return frozenset()
 
     def determinize(self, view: View, rng: random.Random) -> State:
         """A full state that ``view``'s seat cannot tell from the real one, drawn with ``rng``.

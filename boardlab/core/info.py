@@ -38,6 +38,10 @@ class GameInfo:
     perfect_information: bool = True
     variants: tuple[Variant, ...] = ()
     end_reasons: Mapping[int, str] = field(default_factory=dict)
+    # End reasons that come from a rule boardlab added to the seed's (a ply cap, a repetition draw), each
+    # with the rule that adds it (option and ambiguity ID): a playtest tells the seed's own draws from
+    # draws at an added rule.
+    added_endings: Mapping[int, str] = field(default_factory=dict)
 
     def option(self, name: str) -> Option:
         """The declared option called ``name``."""

@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -42,9 +43,27 @@ class Estimate:
         return f"{_number(self.value, digits)} [{_number(self.low, digits)}, {_number(self.high, digits)}]"
 
 
-def _number(value: float, digits: int) -> str:
-    """``digits`` significant digits, but whole numbers never in exponent form (130, not 1.3e+02)."""
-    return f"{value:.0f}" if abs(value) >= 10**digits else f"{value:.{digits}g}"
+def number(value: float, digits: int = 3) -> str:
+    """``value`` to ``digits`` significant digits, in plain notation: never ``1.11e-16`` nor ``1.3e+02``.
+
+    Floating-point dust (below ``1e-9`` of the value's scale, or of 1) is shown as the exact number it
+    stands for; whole numbers of ``digits`` digits or more are shown whole.
+
+    >>> [number(x) for x in (1.1102230246251565e-16, 0.99999999999, 130.4, 0.012345, -0.5, 12345.6, 2.0)]
+    ['0', '1', '130', '0.0123', '-0.5', '12346', '2']
+    """
+    if not math.isfinite(value):
+        return str(value)
+    if abs(value - round(value)) < 1e-9 * max(1.0, abs(value)):
+        return str(round(value))
+    if abs(value) >= 10 ** (digits - 1):
+        return f"{value:.0f}"
+    places = digits - 1 - math.floor(math.log10(abs(value)))
+    text = f"{value:.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+_number = number
 
 
 def rate_interval(successes: float, trials: int) -> tuple[float, float]:

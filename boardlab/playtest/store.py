@@ -80,16 +80,21 @@ def _write(table: pa.Table, path: Path) -> None:
 _GAME_SCHEMA = pa.schema([
     ("key", pa.string()), ("variant", pa.string()), ("game", pa.string()), ("options", pa.string()),
     ("kind", pa.string()), ("agents", pa.list_(pa.string())), ("strong_seat", pa.int64()), ("seed", pa.int64()),
-    ("seats", pa.int64()), ("result", pa.list_(pa.float64())), ("end_reason", pa.string()), ("timeout", pa.bool_()),
+    ("seats", pa.int64()), ("result", pa.list_(pa.float64())), ("end_reason", pa.string()), ("ending", pa.string()),
     ("turns", pa.int64()), ("moves", pa.int64()), ("cells", pa.int64()), ("covered", pa.int64()),
-    ("start_position", pa.string()), ("first_capture", pa.int64()), ("first_contact", pa.int64()),
-    ("seconds", pa.float64()), ("record", pa.string()),
+    ("start_pieces", pa.int64()), ("start_score_gap", pa.float64()), ("start_position", pa.string()),
+    ("first_capture", pa.int64()),
+    ("first_contact", pa.int64()), ("evaluator", pa.string()), ("strength", pa.string()), ("rung", pa.int64()),
+    ("final_evaluation", pa.list_(pa.float64())), ("seconds", pa.float64()), ("cpu_seconds", pa.float64()),
+    ("record", pa.string()),
 ])
 _PLY_SCHEMA = pa.schema([
-    ("turn", pa.int64()), ("seat", pa.int64()), ("legal", pa.int64()), ("move", pa.string()),
-    ("estimate", pa.float64()), ("values", pa.list_(pa.float64())), ("captures", pa.int64()),
-    ("pieces", pa.list_(pa.int64())), ("cells", pa.list_(pa.string())), ("position", pa.string()),
-    ("seconds", pa.float64()), ("key", pa.string()),
+    ("turn", pa.int64()), ("seat", pa.int64()), ("legal", pa.int64()), ("decisions", pa.list_(pa.int64())),
+    ("move", pa.string()), ("agent_estimate", pa.float64()), ("evaluation", pa.list_(pa.float64())),
+    ("clarity", pa.list_(pa.float64())), ("captures", pa.int64()), ("pieces", pa.list_(pa.int64())),
+    ("board_pieces", pa.list_(pa.int64())), ("distances", pa.list_(pa.int64())),
+    ("score_gaps", pa.list_(pa.float64())), ("cells", pa.list_(pa.string())),
+    ("position", pa.string()), ("seconds", pa.float64()), ("key", pa.string()),
 ])
 assert [f.name for f in _GAME_SCHEMA] == GAME_FIELDS
 assert [f.name for f in _PLY_SCHEMA] == [*PLY_FIELDS, "key"]

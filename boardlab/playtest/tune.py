@@ -11,6 +11,19 @@ minimises its miss (TPE). Several: it searches for the variants no other beats o
 once (the Pareto front, multi-objective TPE), and the best of those are reported. Each trial's
 games are stored under ``DIR/trial-NNN`` like any playtest's, and each reported variant comes with
 the ``boardlab playtest`` command that plays it again.
+
+A variant chosen as the best of many trials on the same seeds looks better than it is (the winner's
+curse). So the best variants are played again on seeds the search never saw (``holdout_games`` games
+from seed ``seed + 100000``, stored under ``DIR/holdout-NNN``), with stronger agents if asked
+(``holdout_agents``), and each target is judged on those games alone: it *holds* where the held-out
+95% interval lies inside the target, is *consistent* where the interval reaches into it, and *fails*
+where the interval lies wholly outside. A variant *survives* when none of the targets it met in the
+search fails on the held-out games (a variant that met none has nothing to survive).
+
+>>> Target("Balance", ">=", 0.9).judge(Estimate(0.95, 0.91, 0.99, 20, "wilson"))
+'holds'
+>>> Target("FirstContact", "<=", 6).judge(Estimate(7.5, 6.5, 8.5, 20, "bootstrap"))
+'fails'
 """
 
 from __future__ import annotations
@@ -25,9 +38,10 @@ from typing import Any
 from boardlab.errors import BoardlabError, OptionError
 from boardlab.playtest import metrics
 from boardlab.playtest.run import Plan, run_plan
-from boardlab.playtest.stats import Estimate
+from boardlab.playtest.stats import Estimate, number
 
 MISSING = 1e3  # the miss of a target whose metric has no value (no capture ever, say) or an invalid variant
+HOLDOUT_SEED_OFFSET = 100_000
 _TARGET = re.compile(r"^\s*([A-Za-z0-9]+)\s*(<=|>=|=)\s*(-?[0-9.]+)\s*$")
 
 Space = dict[str, tuple[Any, ...]]
@@ -50,8 +64,22 @@ class Target:
             return max(0.0, self.bound - value)
         return abs(value - self.bound)
 
+    def judge(self, estimate: Estimate) -> str:
+        """``holds``, ``consistent`` or ``fails`` on held-out games (``fails`` without a value)."""
+        if estimate.value is None:
+            return "fails"
+        low = estimate.value if estimate.low is None else estimate.low
+        high = estimate.value if estimate.high is None else estimate.high
+        if self.op == "<=":
+            inside, outside = high <= self.bound, low > self.bound
+        elif self.op == ">=":
+            inside, outside = low >= self.bound, high < self.bound
+        else:
+            inside, outside = low == high == self.bound, not (low <= self.bound <= high)
+        return "holds" if inside else "fails" if outside else "consistent"
+
     def __str__(self) -> str:
-        return f"{self.metric}{self.op}{self.bound:g}"
+        return f"{self.metric}{self.op}{number(self.bound)}"
 
 
 def parse_space(items: list[str]) -> Space:
@@ -79,14 +107,15 @@ def parse_space(items: list[str]) -> Space:
 def parse_targets(items: list[str]) -> list[Target]:
     """``METRIC<=X``, ``METRIC>=X`` or ``METRIC=X`` for each target; metric names as in the report."""
     targets = []
-    names = {name.lower(): name for name in (*metrics.NAMES, "SkillGap")}
     for item in items:
         match = _TARGET.match(item)
         if not match:
-            raise BoardlabError(f"--target {item!r}: accepted: METRIC<=X, METRIC>=X or METRIC=X")
-        name = names.get(match.group(1).lower())
-        if name is None:
-            raise BoardlabError(f"--target {item!r}: unknown metric; accepted: {', '.join(names.values())}")
+            raise BoardlabError(f"--target {item!r}: accepted: METRIC<=X, METRIC>=X or METRIC=X "
+                                "(quote it in a shell: '--target' 'Balance>=0.9')")
+        try:
+            name = metrics.canonical(match.group(1))
+        except KeyError as error:
+            raise BoardlabError(f"--target {item!r}: {error.args[0]}") from None
         targets.append(Target(name, match.group(2), float(match.group(3))))
     return targets
 
@@ -101,6 +130,18 @@ class Found:
     measured: dict[str, Estimate] = field(repr=False)
     command: str = ""
     pareto: bool = False  # on the Pareto front: no variant tried misses less on every target
+    holdout: dict[str, Estimate] | None = field(default=None, repr=False)  # measured again on unseen seeds
+    verdicts: list[str] = field(default_factory=list)  # per target, on the held-out games
+    holdout_command: str = ""
+
+    @property
+    def survives(self) -> bool | None:
+        """Whether no target this variant met in the search fails on the held-out games (``None``: not
+        re-played, or it met no target)."""
+        met = [verdict for verdict, miss in zip(self.verdicts, self.misses, strict=False) if miss == 0]
+        if self.holdout is None or not met:
+            return None
+        return "fails" not in met
 
 
 @dataclass
@@ -111,17 +152,35 @@ class TuneResult:
     targets: list[Target]
     trials: int
     best: list[Found]
+    holdout_games: int = 0
+    holdout_agents: tuple[str, ...] = ()
 
     def summary(self) -> str:
         lines = [f"{self.game}: {self.trials} trials for {', '.join(map(str, self.targets))}; best variants:"]
         for found in self.best:
             changed = " ".join(f"{k}={v}" for k, v in found.options.items()) or "(base options)"
             front = " (Pareto front)" if found.pareto and len(self.targets) > 1 else ""
-            misses = ", ".join(f"{m:.3g}" for m in found.misses)
-            lines.append(f"  trial {found.number}{front}: {changed}; miss {misses}")
-            for target in self.targets:
-                lines.append(f"    {target.metric}: {found.measured[target.metric].text()}")
+            misses = ", ".join(number(m) for m in found.misses)
+            if found.holdout is None:
+                fate = ""
+            elif found.survives is None:
+                fate = "; met no target in the search"
+            else:
+                fate = "; survives on held-out seeds" if found.survives else "; does not survive on held-out seeds"
+            lines.append(f"  trial {found.number}{front}: {changed}; miss {misses}{fate}")
+            for i, target in enumerate(self.targets):
+                line = f"    {target.metric}: {found.measured[target.metric].text()}"
+                if found.holdout is not None:
+                    line += f"; held out: {found.holdout[target.metric].text()} ({found.verdicts[i]})"
+                lines.append(line)
             lines.append(f"    reproduce: {found.command}")
+            if found.holdout_command:
+                lines.append(f"    held out: {found.holdout_command}")
+        if self.holdout_games:
+            agents = " ".join(self.holdout_agents)
+            lines.append(f"Held out: {self.holdout_games} games a variant on seeds the search never saw, by {agents}; "
+                         "a target holds (interval inside it), is consistent (interval reaches it) or fails "
+                         "(interval outside it).")
         return "\n".join(lines)
 
 
@@ -143,19 +202,28 @@ def reproduce_command(plan: Plan, options: dict[str, Any], out: str) -> str:
     parts += ["--skill-gap", ",".join(plan.skill) if plan.skill else "off"]
     if plan.skill:
         parts += ["--skill-games", str(plan.skill_games)]
+    if plan.evaluator != "auto":
+        parts += ["--evaluator", plan.evaluator]
     parts += ["--out", out]
     return " ".join(shlex.quote(p) for p in parts)
 
 
 def tune(plan: Plan, space: Space, targets: list[Target], trials: int, folder: Path, workers: int | None = None,
-         ray_address: str | None = None, top: int = 5, seed: int = 0) -> TuneResult:
-    """Search ``space`` for variants of ``plan``'s game that meet ``targets``; ``trials`` playtests."""
+         ray_address: str | None = None, top: int = 5, seed: int = 0, holdout_games: int = 0,
+         holdout_agents: tuple[str, ...] | None = None) -> TuneResult:
+    """Search ``space`` for variants of ``plan``'s game that meet ``targets``; ``trials`` playtests; then
+    re-play the best on ``holdout_games`` unseen seeds (by ``holdout_agents``, else the same agents)."""
     try:
         import optuna
     except ImportError:
         raise BoardlabError("tune needs Optuna: pip install 'boardlab[playtest]'") from None
     if trials < 1:
         raise BoardlabError(f"--trials {trials}: accepted: a positive number")
+    if holdout_games < 0:
+        raise BoardlabError(f"--holdout-games {holdout_games}: accepted: 0 or more")
+    if plan.depth:
+        raise BoardlabError("tune plays one strength per trial: give --agents, not --depth "
+                            "(and --holdout-agents to check the best with a stronger agent)")
     if not any(t.metric == "SkillGap" for t in targets):
         plan = replace(plan, skill=None, skill_games=0)  # no mini-match nobody asked for
     plan.check_counts()  # the base options alone need not make a valid variant: each trial's are checked
@@ -183,15 +251,30 @@ def tune(plan: Plan, space: Space, targets: list[Target], trials: int, folder: P
         misses = [t.miss(measured[t.metric].value) for t in targets]
         found[trial.number] = Found(trial.number, options, misses, measured,
                                     reproduce_command(plan, options, str(out)))
-        shown = ", ".join(f"{t.metric} {measured[t.metric].text()}" for t in targets)
+        shown = ", ".join(f"{t.metric} {measured[t.metric].text()}" for t in targets)  # to stderr, as it goes
         print(f"trial {trial.number}: {options}: {shown}", file=sys.stderr)
         return misses if len(misses) > 1 else misses[0]
 
     study.optimize(objective, n_trials=trials)
     front = {t.number for t in study.best_trials if t.number in found}
-    for number in front:
-        found[number].pareto = True
+    for trial_number in front:
+        found[trial_number].pareto = True
     # The Pareto front first (no other variant misses less on every target), then the rest; within
     # each, by total miss (targets in different units: compare the misses one by one, too).
-    candidates = sorted(found.values(), key=lambda f: (not f.pareto, sum(f.misses), f.number))
-    return TuneResult(plan.game, targets, trials, candidates[:top])
+    candidates = sorted(found.values(), key=lambda f: (not f.pareto, sum(f.misses), f.number))[:top]
+    agents = tuple(holdout_agents or plan.agents)
+    if holdout_games:
+        for candidate in candidates:
+            held = replace(plan, options={**plan.options, **candidate.options}, games=holdout_games,
+                           seed=plan.seed + HOLDOUT_SEED_OFFSET, agents=agents)
+            if held.skill:
+                held = replace(held, skill=(agents[0], held.skill[1]), skill_games=max(2, holdout_games // 2))
+            out = folder / f"holdout-{candidate.number:03d}"
+            traces = run_plan(held, out, workers=workers, ray_address=ray_address, resume=True)
+            candidate.holdout = _measure(held, traces)
+            candidate.verdicts = [t.judge(candidate.holdout[t.metric]) for t in targets]
+            candidate.holdout_command = reproduce_command(held, candidate.options, str(out))
+            print(f"held out, trial {candidate.number}: "
+                  + ", ".join(f"{t.metric} {candidate.holdout[t.metric].text()} ({v})"
+                              for t, v in zip(targets, candidate.verdicts, strict=True)), file=sys.stderr)
+    return TuneResult(plan.game, targets, trials, candidates, holdout_games, agents if holdout_games else ())

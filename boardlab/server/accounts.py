@@ -3,6 +3,16 @@
 Tokens are ``secrets.token_urlsafe`` strings; only their SHA-256 is stored, so a copy of the database
 does not let anybody log in. Failed logins are rows in the database, so the limit holds across
 every worker process.
+
+Hashing and checking a password is slow on purpose (argon2: some 100 ms of CPU and 64 MiB), so it is
+done outside any transaction (:func:`hash_password`, :func:`password_matches`; the service runs them
+in a small pool of threads of their own). The limit is kept in spite of that: an attempt is counted
+(:func:`claim_attempt`, in a transaction that serialises the attempts of one name or address) before
+its password is checked, and forgiven (:func:`forgive`) if it was right, so that of any number of
+guesses sent at once no more than the limit are ever checked. Changing the password or the e-mail
+address asks for the password: that check is such an attempt too, and the change is written only if
+the password is still the one checked (:func:`set_password`, :func:`set_email`). A reset's new
+password is hashed after its token is found valid, and the token used in the transaction that sets it.
 """
 
 from __future__ import annotations
@@ -13,7 +23,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
 from boardlab.server import clocks
@@ -38,7 +48,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def register(session: Session, name: str, password: str, email: str | None) -> User:
+def hash_password(password: str) -> str:
+    """The password's argon2 hash (slow: call it outside any transaction)."""
+    return _hasher.hash(password)
+
+
+def password_matches(stored_hash: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored_hash`` was made from (``None``: no such user, which takes as
+    long as a real check, so that timing does not tell names apart). Slow: outside any transaction."""
+    if stored_hash is None:
+        _hasher.hash(password)
+        return False
+    try:
+        return _hasher.verify(stored_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def register(session: Session, name: str, password_hash: str, email: str | None) -> User:
+    """A new user with the password whose hash is given (:func:`hash_password`, made before the
+    transaction); refused if the name is taken (ignoring case) or looks like a taken one."""
     name = check_name(name)
     key, looks = name_key(name), skeleton(name)
     taken = session.scalar(select(User).where(User.name_key == key))
@@ -47,8 +76,8 @@ def register(session: Session, name: str, password: str, email: str | None) -> U
     alike = session.scalar(select(User).where(User.name_skeleton == looks))
     if alike is not None:
         raise Conflict(f"the name {name!r} looks like the name {alike.name!r}, which is taken; choose another")
-    user = User(name=name, name_key=key, name_skeleton=looks, email=email or None,
-                password_hash=_hasher.hash(password), created_at=clocks.now())
+    user = User(name=name, name_key=key, name_skeleton=looks, email=email or None, password_hash=password_hash,
+                created_at=clocks.now())
     session.add(user)
     session.flush()
     return user
@@ -63,34 +92,41 @@ def issue_token(session: Session, user: User, kind: str) -> str:
     return token
 
 
-def check_rate(session: Session, keys: list[str]) -> None:
-    """Refuse a login attempt (429) once a name or an address has failed too often lately."""
-    since = clocks.now() - FAILURE_WINDOW
+def claim_attempt(session: Session, keys: list[str]) -> list[int]:
+    """Count a login attempt against each of ``keys`` (a name, an address) before its password is checked:
+    refused (429) once any of them has failed :data:`FAILURES_ALLOWED` times lately; else the attempt is
+    written as a failure (it is one until :func:`forgive` says otherwise) and the ids of its rows returned.
+
+    Run in a write transaction, which serialises the attempts on each key: SQLite's one writer; on
+    PostgreSQL a transaction lock per key, taken in one order, so that two attempts never both count
+    the same failures and both pass."""
+    if session.get_bind().dialect.name == "postgresql":
+        for key in sorted(keys):
+            session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"login {key}"})
+    at = clocks.now()
+    since = at - FAILURE_WINDOW
     for key in keys:
         failures = session.scalar(select(func.count()).select_from(LoginFailure)
                                   .where(LoginFailure.key == key, LoginFailure.at > since)) or 0
         if failures >= FAILURES_ALLOWED:
             raise TooManyRequests(f"too many failed logins; try again in {int(FAILURE_WINDOW.total_seconds() // 60)} "
                                   f"minutes", retry_after=int(FAILURE_WINDOW.total_seconds()))
+    session.execute(delete(LoginFailure).where(LoginFailure.at < since))
+    rows = [LoginFailure(key=key, at=at) for key in keys]
+    session.add_all(rows)
+    session.flush()
+    return [row.id for row in rows]
 
 
-def record_failure(session: Session, keys: list[str]) -> None:
-    at = clocks.now()
-    session.add_all(LoginFailure(key=key, at=at) for key in keys)
-    session.execute(delete(LoginFailure).where(LoginFailure.at < at - FAILURE_WINDOW))
+def forgive(session: Session, attempt: list[int]) -> None:
+    """The attempt ``claim_attempt`` counted had the right password: it was no failure."""
+    session.execute(delete(LoginFailure).where(LoginFailure.id.in_(attempt)))
 
 
-def authenticate(session: Session, name: str, password: str) -> User | None:
-    """The user whose name and password these are, or ``None``."""
+def stored_hash(session: Session, name: str) -> tuple[User | None, str | None]:
+    """The user called ``name`` (ignoring case and width) and their password's hash, or ``(None, None)``."""
     user = session.scalar(select(User).where(User.name_key == name_key(name)))
-    if user is None:
-        _hasher.hash(password)  # take as long as a real check, so timing does not tell names apart
-        return None
-    try:
-        _hasher.verify(user.password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return None
-    return user
+    return user, user.password_hash if user is not None else None
 
 
 def user_for_token(session: Session, token: str) -> User | None:
@@ -114,20 +150,36 @@ def require_user(user: User | None) -> User:
     return user
 
 
-def change_password(session: Session, user: User, current: str, new: str, keep: str | None) -> None:
-    """Set ``user``'s password to ``new`` once ``current`` is checked; every token but ``keep`` (the
-    one asking) stops working, so a session left open elsewhere must log in again."""
+def password_of(session: Session, user: User) -> str | None:
+    """``user``'s password hash as stored now (``None``: the account is gone), to be checked outside the
+    transaction (:func:`password_matches`) before :func:`set_password` or :func:`set_email`."""
     found = session.get(User, user.id)
-    if found is None or authenticate(session, found.name, current) is None:
-        raise Unauthorised("the current password is wrong")
-    found.password_hash = _hasher.hash(new)
+    return found.password_hash if found is not None else None
+
+
+def _still_checked(session: Session, user: User, checked_hash: str) -> User:
+    """``user``, locked, if their password is still the one whose hash was checked; else 409 (it was changed
+    meanwhile, by another session or a reset), so a change made on an old password never lands."""
+    found = session.get(User, user.id, with_for_update=True)
+    if found is None:
+        raise Unauthorised("this account no longer exists")
+    if not secrets.compare_digest(found.password_hash, checked_hash):
+        raise Conflict("the password was changed meanwhile (another session or a reset); give the new one")
+    return found
+
+
+def set_password(session: Session, user: User, checked_hash: str, new_hash: str, keep: str | None) -> None:
+    """Set ``user``'s password hash to ``new_hash`` (made outside the transaction), the current password
+    having been checked against ``checked_hash``; every token but ``keep`` (the one asking) stops
+    working, so a session left open elsewhere must log in again."""
+    found = _still_checked(session, user, checked_hash)
+    found.password_hash = new_hash
     _revoke_all(session, found, keep)
 
 
-def change_email(session: Session, user: User, password: str, email: str | None) -> User:
-    found = session.get(User, user.id)
-    if found is None or authenticate(session, found.name, password) is None:
-        raise Unauthorised("the password is wrong")
+def set_email(session: Session, user: User, checked_hash: str, email: str | None) -> User:
+    """Set (``None``: remove) ``user``'s e-mail address, the password having been checked against ``checked_hash``."""
+    found = _still_checked(session, user, checked_hash)
     found.email = email or None
     return found
 
@@ -141,11 +193,11 @@ def _revoke_all(session: Session, user: User, keep: str | None = None) -> None:
 
 def user_for_reset(session: Session, name_or_email: str) -> User | None:
     """The account a reset is asked for, by its name or its e-mail address (only one with an address)."""
-    text = name_or_email.strip()
-    if "@" in text:
-        found = session.scalars(select(User).where(func.lower(User.email) == text.lower()).limit(2)).all()
+    given = name_or_email.strip()
+    if "@" in given:
+        found = session.scalars(select(User).where(func.lower(User.email) == given.lower()).limit(2)).all()
         return found[0] if len(found) == 1 else None
-    user = session.scalar(select(User).where(User.name_key == name_key(text)))
+    user = session.scalar(select(User).where(User.name_key == name_key(given)))
     return user if user is not None and user.email else None
 
 
@@ -159,17 +211,24 @@ def issue_reset(session: Session, user: User) -> str:
     return token
 
 
-def reset_password(session: Session, token: str, password: str) -> User:
-    """Use a reset token (once): the new password is set and every session and API token ends."""
-    at = clocks.now()
-    reset = session.scalar(select(PasswordReset).where(PasswordReset.token_hash == token_hash(token))
-                           .with_for_update())
-    if reset is None or reset.used_at is not None or reset.expires_at < at:
+def valid_reset(session: Session, token: str, lock: bool = False) -> PasswordReset:
+    """The reset a token stands for, if it is unused and unexpired; else 401 (checked before the new
+    password is hashed, and again, locked, by :func:`reset_password`)."""
+    query = select(PasswordReset).where(PasswordReset.token_hash == token_hash(token))
+    reset = session.scalar(query.with_for_update() if lock else query)
+    if reset is None or reset.used_at is not None or reset.expires_at < clocks.now():
         raise Unauthorised("this reset link is not valid (used already, expired or mistyped); ask for a new one")
+    return reset
+
+
+def reset_password(session: Session, token: str, password_hash: str) -> User:
+    """Use a reset token (once): the new password (its hash, made outside the transaction) is set and
+    every session and API token ends."""
+    reset = valid_reset(session, token, lock=True)
     user = session.get(User, reset.user_id)
     if user is None:
         raise Unauthorised("this reset link is not valid; ask for a new one")
-    reset.used_at = at
-    user.password_hash = _hasher.hash(password)
+    reset.used_at = clocks.now()
+    user.password_hash = password_hash
     _revoke_all(session, user)
     return user

@@ -15,7 +15,7 @@ import logging
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -24,8 +24,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from boardlab.errors import BoardlabError
 from boardlab.server import migrate
 from boardlab.server.config import Settings
-from boardlab.server.errors import ApiError, TooManyRequests
+from boardlab.server.errors import ApiError, TooManyRequests, printable, validation_errors, validation_message
+from boardlab.server.guards import BodyLimit, CrossSiteGuard, SecurityHeaders
 from boardlab.server.routes import accounts, board, catalog, games
+from boardlab.server.routes.deps import COOKIE
 from boardlab.server.service import GameService
 from boardlab.web import install as install_pages
 from boardlab.web.pages import error_page, is_page
@@ -85,6 +87,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(board.router)
     # The browser's pages (templates and static files) are included here, beside the API they use.
     install_pages(app)
+    # The last added runs first: headers on every answer (refusals too), then the cross-site check (before
+    # any body is read), then the body's size.
+    app.add_middleware(BodyLimit, limit=settings.max_body, record_limit=settings.max_record)
+    app.add_middleware(CrossSiteGuard, cookie=COOKIE, public_url=settings.base_url)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
@@ -103,29 +110,36 @@ async def _sweep_forever(service: GameService, every: float) -> None:
 
 
 def _handlers(app: FastAPI) -> None:
+    # Messages may quote what was sent: printable() keeps an answer encodable whatever that was.
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> Response:
         if is_page(request):
-            return error_page(request, error.status, str(error))
+            return error_page(request, error.status, printable(str(error)))
         headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequests) else None
-        return JSONResponse({"detail": str(error)}, status_code=error.status, headers=headers)
+        return JSONResponse({"detail": printable(str(error))}, status_code=error.status, headers=headers)
 
     @app.exception_handler(BoardlabError)
     async def boardlab_error(request: Request, error: BoardlabError) -> Response:
         if is_page(request):  # a page's address naming no game (/rules/foo): nothing there
-            return error_page(request, 404, str(error))
-        return JSONResponse({"detail": str(error)}, status_code=422)
+            return error_page(request, 404, printable(str(error)))
+        return JSONResponse({"detail": printable(str(error))}, status_code=422)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(request: Request, error: RequestValidationError) -> Response:
-        if is_page(request):  # /games/abc: no page has that address
-            return error_page(request, 404, f"there is no page at {request.url.path}")
-        return await request_validation_exception_handler(request, error)
+    async def invalid_request(request: Request, error: RequestValidationError) -> Response:
+        """FastAPI's own answer repeats the input, which may be unencodable (a 500): this one says where and
+        what is accepted, in one line (``detail``), and lists the errors for programs (``errors``). A page's
+        address that does not parse (/games/abc) names no page: 404, as a page."""
+        if is_page(request):
+            return error_page(request, 404, f"there is no page at {printable(request.url.path)}")
+        found = error.errors()
+        return JSONResponse({"detail": validation_message(found), "errors": validation_errors(found)},
+                            status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if is_page(request):
-            found = "there is no page at " + request.url.path if error.status_code == 404 else str(error.detail)
+            found = printable("there is no page at " + request.url.path if error.status_code == 404
+                              else str(error.detail))
             return error_page(request, error.status_code, found)
         return await http_exception_handler(request, error)
 

@@ -27,7 +27,19 @@ _ENV = {
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
     "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
     "warm_up": "BOARDLAB_WARM_UP", "guest_days": "BOARDLAB_GUEST_DAYS",
+    "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD", "secure_cookies": "BOARDLAB_SECURE_COOKIES",
 }
+MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
+MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move one: ~29 KB)
+
+
+def kib(size: int) -> str:
+    """A size in bytes as people read it: ``65536`` is ``64 KiB``, ``2097152`` is ``2 MiB``."""
+    if size >= 1 << 20 and size % (1 << 20) == 0:
+        return f"{size >> 20} MiB"
+    if size >= 1 << 10 and size % (1 << 10) == 0:
+        return f"{size >> 10} KiB"
+    return f"{size} bytes"
 
 
 class SettingsError(BoardlabError):
@@ -57,6 +69,11 @@ class Settings:
     # Unfinished games no registered person plays (a guest against the computer) are deleted after
     # this many days untouched.
     guest_days: float = 7.0
+    max_body: int = MAX_BODY
+    max_record: int = MAX_RECORD
+    # The session cookie is marked Secure (sent over HTTPS only) when this is set, and for any request that
+    # came over HTTPS (as the proxy told uvicorn, from an address in --forwarded-allow-ips).
+    secure_cookies: bool = False
 
     def __post_init__(self) -> None:
         url = self.db_url
@@ -82,6 +99,9 @@ class Settings:
         if not 0 < self.guest_days <= 3650:
             raise SettingsError(f"guest game expiry {self.guest_days} days is not accepted; accepted: more than 0 "
                                 f"and at most 3650")
+        for name, size in (("--max-body", self.max_body), ("--max-record", self.max_record)):
+            if not 1024 <= size <= 1 << 30:
+                raise SettingsError(f"{name} {size} is not accepted; accepted: 1024 to {1 << 30} bytes")
         if self.smtp is not None:
             host, _, port = self.smtp.rpartition(":")
             if not host or not port.isdecimal() or not 1 <= int(port) <= 65535:
@@ -113,11 +133,11 @@ class Settings:
                 continue
             text = env[name]
             try:
-                if item.name in ("port", "workers", "ai_workers", "hint_burst"):
+                if item.name in ("port", "workers", "ai_workers", "hint_burst", "max_body", "max_record"):
                     values[item.name] = int(text)
                 elif item.name in ("sweep_seconds", "hints_per_minute", "guest_days"):
                     values[item.name] = float(text)
-                elif item.name in ("migrate", "background", "warm_up"):
+                elif item.name in ("migrate", "background", "warm_up", "secure_cookies"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")
                 else:
                     values[item.name] = text or None if item.name in ("smtp", "base_url") else text

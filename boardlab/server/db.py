@@ -21,6 +21,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
 
+class WriterBusy(Exception):
+    """SQLite's write lock is held by another transaction, and the caller would not wait for it."""
+
+
 class Database:
     """An engine, a session factory and, for SQLite, the lock that orders writers."""
 
@@ -60,14 +64,18 @@ class Database:
             session.commit()
 
     @contextmanager
-    def write_core(self) -> Iterator[Connection]:
+    def write_core(self, wait: bool = True) -> Iterator[Connection]:
         """Like :meth:`write`, as a bare connection: the move path's Core statements need no ORM
-        session, whose set-up and commit cost more than the transaction's own work."""
+        session, whose set-up and commit cost more than the transaction's own work. ``wait=False``
+        (SQLite): raise :class:`WriterBusy` at once if another transaction holds the write lock (the
+        event loop must not wait for it)."""
         if not self.is_sqlite:
             with self.engine.begin() as connection:
                 yield connection
             return
-        with self._write_lock:
+        if not self._write_lock.acquire(blocking=wait):
+            raise WriterBusy("another transaction is writing")
+        try:
             if self._writer is None or self._writer.invalidated or self._writer.closed:
                 self._writer = self.engine.connect()
             connection = self._writer
@@ -78,6 +86,8 @@ class Database:
                 connection.rollback()
                 raise
             connection.commit()
+        finally:
+            self._write_lock.release()
 
     def dispose(self) -> None:
         with self._write_lock:

@@ -8,9 +8,11 @@ the other's. The rule:
   by the caller (a game against the computer; a hot-seat table, whose browser holds every guest
   seat's token; an analysis board opened from an unfinished record), for the seat to move, at the
   position now; never in a game against another person, whatever they hold;
-- in a finished game (the analysis board of a game played here or of an uploaded record), anyone,
-  at any position of the move list where a seat is to move: the game is over and its full record
-  is public, so a hint tells nothing that the record does not.
+- in a finished game (the analysis board of a game played here or of an uploaded record), anyone to
+  whom its full record is given, at any position of the move list where a seat is to move: a hint
+  then tells nothing that the record does not. Under perfect information that is everyone; under
+  hidden information (HMDG) it is whoever holds every seat whose secrets the rules did not reveal at
+  the end (``Game.revealed_at_end``): a hint searched on a seat's view would give its hidden stones away.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from boardlab.server.models import Game as GameRow
 
 AGAINST_A_PERSON = ("no hints in a game against another person: hints are given in games against the computer, "
                     "where you hold every seat (hot-seat), and on the analysis board of a finished game")
+
+HIDDEN_AFTER_THE_END = ("no hints here: the rules did not reveal every hidden stone at the end, and a hint searched "
+                        "on a seat's view would give them away (hints are for whoever held every such seat)")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,11 @@ def hint_rule(row: GameRow, shown: State, held: Sequence[int], live_position: bo
     if row.status == "finished":
         if shown.to_move is None:
             return HintRule(None, "no seat is to move in this position: the game is over here")
+        game = shown.game
+        if row.result is not None and not game.info.perfect_information:
+            secret = set(range(game.num_seats)) - game.revealed_at_end(row.result) - set(held)
+            if secret:
+                return HintRule(None, HIDDEN_AFTER_THE_END)
         return HintRule(shown.to_move)
     if row.status != "active":
         return HintRule(None, f"game {row.id} is not in play (it is {row.status})")

@@ -310,9 +310,31 @@ class Created:
     state: State
 
 
-def create(session: Session, actor: Actor, request: CreateGameRequest) -> Created:
-    """A new challenge (or game, when every seat is already taken), or a game continued from a record."""
-    record = _uploaded(request.record) if request.record is not None else None
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded record, read and replayed before the transaction that stores it (the replay is the
+    slow part: it must not hold the database's write lock), and who made each of its moves."""
+
+    record: records.GameRecord
+    state: State
+    movers: list[int]
+
+
+def read_upload(data: dict[str, Any]) -> Upload:
+    """Check and replay an uploaded record, once; :class:`RecordError` if it fails."""
+    record, state = records.read(data)
+    if state is None:
+        raise RecordError(f"this is {record.perspective}'s record, which cannot be replayed; upload the "
+                          f"referee's full record (downloaded after the game's end)")
+    return Upload(record, state, records.movers(state))
+
+
+def create(session: Session, actor: Actor, request: CreateGameRequest, upload: Upload | None = None) -> Created:
+    """A new challenge (or game, when every seat is already taken), or a game continued from a record
+    (``upload``: the request's record, read by :func:`read_upload` before the transaction)."""
+    if request.record is not None and upload is None:
+        upload = read_upload(request.record)
+    record = upload.record if upload is not None else None
     if record is not None:
         game_id, variant, options = record.game, None, dict(record.options)
     else:
@@ -320,7 +342,7 @@ def create(session: Session, actor: Actor, request: CreateGameRequest) -> Create
             raise BoardlabError("say which game: 'game' (see /api/catalog), or a 'record' to continue")
         game_id, variant, options = request.game, request.variant, dict(request.options)
     game = load(game_id, variant=variant, **options)
-    state = record.replay() if record is not None else game.new_game()
+    state = upload.state if upload is not None else game.new_game()
     specs = request.seats or [SeatRequest(kind="me"), SeatRequest(kind="ai")]
     if actor.user is None and not request.seats:
         specs = [SeatRequest(kind="guest"), SeatRequest(kind="ai")]
@@ -358,9 +380,11 @@ def create(session: Session, actor: Actor, request: CreateGameRequest) -> Create
     session.flush()
     for seat in row.seats:  # loaded now, for the notices written after the commit
         seat.user = session.get(User, seat.user_id) if seat.user_id is not None else None
+    if upload is not None and upload.movers:  # one INSERT of many rows (executemany), not one object a move
+        session.execute(insert(MoveRow), [{"game_id": row.id, "ply": ply, "text": move.text, "seat": seat, "at": at,
+                                           "seconds": 0} for ply, (move, seat) in
+                                          enumerate(zip(state.history(), upload.movers, strict=True))])
     if record is not None:
-        for ply, move in enumerate(state.history()):
-            session.add(MoveRow(game_id=row.id, ply=ply, text=move.text, seat=_mover(state, ply), at=at, seconds=0))
         row.ply = len(record.moves)
     if all(seat.accepted for seat in row.seats):
         start(row, state, at)
@@ -382,23 +406,6 @@ def time_control_for(request: CreateGameRequest, people: int) -> TimeControl:
     if time.kind == "correspondence":
         return TimeControl.correspondence(time.days)
     return TimeControl.live(time.minutes, time.increment)
-
-
-def _mover(state: State, ply: int) -> int:
-    before = state
-    for _ in range(len(state.history()) - ply):
-        assert before.previous is not None
-        before = before.previous
-    assert before.to_move is not None
-    return before.to_move
-
-
-def _uploaded(data: dict[str, Any]) -> records.GameRecord:
-    record = records.from_dict(data)
-    if record.perspective is not None:
-        raise RecordError(f"this is {record.perspective}'s record, which cannot be replayed; upload the "
-                          f"referee's full record (downloaded after the game's end)")
-    return record
 
 
 def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatRequest) -> tuple[Seat, str | None]:

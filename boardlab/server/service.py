@@ -6,17 +6,22 @@ Routes are thin wrappers over these methods; the background sweep calls :meth:`G
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import os
 import random
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
+from starlette.concurrency import run_in_threadpool
 
 from boardlab import records
 from boardlab.core.registry import info
@@ -67,6 +72,46 @@ AI_LEASE = timedelta(seconds=30)
 # crowd arriving at once) do not all fall due, and queue for the database, in the same moment.
 TOKEN_MEMORY = 5.0
 LIST_LIMIT = 50
+PASSWORD_THREADS = max(1, (os.cpu_count() or 2) // 2)
+SLOW_WORK_NICENESS = 10  # added to the server's own
+_T = TypeVar("_T")
+
+
+def login_keys(name: str, address: str) -> list[str]:
+    """What a password check is counted against: the name (as compared: ignoring case and width; cut to
+    fit the column, which a name's NFKC form could overflow) and the caller's address."""
+    return [f"name:{name_key(name)[:80]}", f"address:{address[:80]}"]
+
+
+def _yield_the_cpu() -> None:
+    """Lower this thread's scheduling priority (Linux: a thread's own nice value), so that the cores go to
+    the event loop's requests first and to slow work (hashing, replaying) when they are idle."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SLOW_WORK_NICENESS)
+
+
+class SlowPool:
+    """Threads of their own for one kind of slow work, started when first needed (and again after a
+    shutdown: an app's lifespan may start more than once, as tests' clients start it), at a lower
+    priority than the requests' threads."""
+
+    def __init__(self, threads: int, name: str) -> None:
+        self.threads, self.name = threads, name
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+
+    def submit(self, work: Callable[..., _T], *args: Any) -> Future[_T]:
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix=self.name,
+                                                    initializer=_yield_the_cpu)
+            return self._executor.submit(work, *args)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
 
 
 class GameService:
@@ -81,6 +126,10 @@ class GameService:
         self.hint_limit = RateLimit("hint requests", settings.hint_burst, settings.hints_per_minute)
         self.mailer = Mailer(settings.smtp_address, settings.mail_from)
         self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
+        # Slow work of its own: argon2 (which leaves the GIL, but takes a core) on half the cores at most;
+        # uploaded records' replays (Python, which holds the GIL) one at a time.
+        self._passwords = SlowPool(PASSWORD_THREADS, "boardlab-passwords")
+        self._uploads = SlowPool(1, "boardlab-uploads")
         self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
         self._searching: set[int] = set()  # games whose computer turn this process is searching
         self._closing = False
@@ -100,6 +149,8 @@ class GameService:
         self.notifier.stop()
         self.ai.shutdown()
         self._io.shutdown(wait=False, cancel_futures=True)
+        self._passwords.shutdown()
+        self._uploads.shutdown()
         self.mailer.shutdown()
         self.db.dispose()
 
@@ -130,46 +181,97 @@ class GameService:
 
     # -- accounts -------------------------------------------------------------------------------
 
-    def register(self, request: RegisterRequest) -> TokenOut:
+    # Registration and login wait (on the event loop, holding no thread of the request pool) for argon2 in
+    # the passwords' own threads, and do their short transactions in the request pool's, so that a crowd
+    # registering at once neither holds the database's write lock nor starves other requests of threads.
+
+    async def _slow(self, pool: SlowPool, work: Callable[..., _T], *args: Any) -> _T:
+        return await asyncio.wrap_future(pool.submit(work, *args))
+
+    async def register(self, request: RegisterRequest) -> TokenOut:
+        accounts.check_name(request.name)
+        password_hash = await self._slow(self._passwords, accounts.hash_password, request.password)
+        return await run_in_threadpool(self._register, request, password_hash)
+
+    def _register(self, request: RegisterRequest, password_hash: str) -> TokenOut:
         try:
             with self.db.write() as session:
-                user = accounts.register(session, request.name, request.password, request.email)
+                user = accounts.register(session, request.name, password_hash, request.email)
                 token = accounts.issue_token(session, user, "session")
-        except IntegrityError:
-            raise Conflict(f"the name {request.name!r} is taken") from None
+        except IntegrityError:  # registered meanwhile, by another request (the same name or a look-alike)
+            raise Conflict(f"the name {request.name!r}, or one that looks like it, is taken") from None
         return TokenOut(user=user.name, token=token, kind="session")
 
-    def login(self, request: LoginRequest, address: str) -> TokenOut:
-        keys = [f"name:{name_key(request.name)[:80]}", f"address:{address}"]
-        with self.db.read() as session:
-            accounts.check_rate(session, keys)
-            user = accounts.authenticate(session, request.name, request.password)
-        with self.db.write() as session:
-            if user is None:
-                accounts.record_failure(session, keys)
-            else:
-                token = accounts.issue_token(session, user, request.kind)
-        if user is None:
+    async def login(self, request: LoginRequest, address: str) -> TokenOut:
+        """Count the attempt (429 beyond the limit), check the password, then forgive the attempt and issue
+        a token if it was right: of any number of guesses at once, at most the limit are checked."""
+        keys = login_keys(request.name, address)
+        user, stored, attempt = await run_in_threadpool(self._claim_login, keys, request.name)
+        right = await self._slow(self._passwords, accounts.password_matches, stored, request.password)
+        if not right or user is None:
             raise Unauthorised("wrong name or password")
-        return TokenOut(user=user.name, token=token, kind=request.kind)
+        return await run_in_threadpool(self._finish_login, user, attempt, request.kind)
+
+    def _claim_login(self, keys: list[str], name: str) -> tuple[User | None, str | None, list[int]]:
+        with self.db.write() as session:
+            attempt = accounts.claim_attempt(session, keys)
+            user, stored = accounts.stored_hash(session, name)
+        return user, stored, attempt
+
+    def _finish_login(self, user: User, attempt: list[int], kind: str) -> TokenOut:
+        with self.db.write() as session:
+            accounts.forgive(session, attempt)
+            token = accounts.issue_token(session, user, kind)
+        return TokenOut(user=user.name, token=token, kind=kind)
 
     def logout(self, token: str) -> None:
         self._tokens.pop(token, None)
         with self.db.write() as session:
             accounts.revoke(session, token)
 
-    def change_password(self, actor: Actor, token: str | None, request: PasswordChange) -> None:
-        user = accounts.require_user(actor.user)
+    # Changing the password or the e-mail address asks for the password: that check is a login attempt,
+    # counted (against the account's name and the caller's address) before argon2 runs, as a login's is.
+
+    async def _check_password(self, user: User, password: str, address: str, wrong: str) -> tuple[str, list[int]]:
+        """Check ``user``'s ``password`` as a login attempt: 429 beyond the limit, 401 (``wrong``) if it is
+        wrong (the attempt stays counted). Returns the hash it was checked against and the attempt's rows."""
+        keys = login_keys(user.name, address)
+        stored, attempt = await run_in_threadpool(self._claim_check, keys, user)
+        if not await self._slow(self._passwords, accounts.password_matches, stored, password) or stored is None:
+            raise Unauthorised(wrong)
+        return stored, attempt
+
+    def _claim_check(self, keys: list[str], user: User) -> tuple[str | None, list[int]]:
         with self.db.write() as session:
-            accounts.change_password(session, user, request.current, request.new, keep=token)
+            attempt = accounts.claim_attempt(session, keys)
+            stored = accounts.password_of(session, user)
+        return stored, attempt
+
+    async def change_password(self, actor: Actor, token: str | None, request: PasswordChange, address: str) -> None:
+        user = accounts.require_user(actor.user)
+        checked, attempt = await self._check_password(user, request.current, address,
+                                                      "the current password is wrong")
+        new_hash = await self._slow(self._passwords, accounts.hash_password, request.new)
+        await run_in_threadpool(self._set_password, user, attempt, checked, new_hash, token)
         self._tokens = {kept: memory for kept, memory in self._tokens.items() if kept == token}
 
-    def change_email(self, actor: Actor, request: EmailChange) -> UserOut:
-        user = accounts.require_user(actor.user)
+    def _set_password(self, user: User, attempt: list[int], checked: str, new_hash: str, token: str | None) -> None:
         with self.db.write() as session:
-            changed = accounts.change_email(session, user, request.password, request.email)
+            accounts.forgive(session, attempt)
+            accounts.set_password(session, user, checked, new_hash, keep=token)
+
+    async def change_email(self, actor: Actor, request: EmailChange, address: str) -> UserOut:
+        user = accounts.require_user(actor.user)
+        checked, attempt = await self._check_password(user, request.password, address, "the password is wrong")
+        changed = await run_in_threadpool(self._set_email, user, attempt, checked, request.email)
         self._tokens.clear()  # the remembered user carries the old address
-        return UserOut(name=changed.name, email=changed.email)
+        return changed
+
+    def _set_email(self, user: User, attempt: list[int], checked: str, email: str | None) -> UserOut:
+        with self.db.write() as session:
+            accounts.forgive(session, attempt)
+            changed = accounts.set_email(session, user, checked, email)
+            return UserOut(name=changed.name, email=changed.email)
 
     def request_reset(self, request: ResetRequest) -> None:
         """E-mail a one-time link that sets a new password, if an account with that name or address has
@@ -189,18 +291,41 @@ class GameService:
                          f"within {accounts.RESET_MINUTES} minutes. If you did not ask, ignore this message: "
                          f"your password stays as it is.\n")
 
-    def confirm_reset(self, request: ResetConfirm) -> TokenOut:
-        with self.db.write() as session:
-            user = accounts.reset_password(session, request.token, request.password)
-            token = accounts.issue_token(session, user, "session")
+    async def confirm_reset(self, request: ResetConfirm) -> TokenOut:
+        """Set a new password with an e-mailed token: the token is checked first (so a mistyped one costs no
+        hashing), the new password hashed outside any transaction, then the token used, once."""
+        await run_in_threadpool(self._valid_reset, request.token)
+        new_hash = await self._slow(self._passwords, accounts.hash_password, request.password)
+        out = await run_in_threadpool(self._reset, request.token, new_hash)
         self._tokens.clear()
-        return TokenOut(user=user.name, token=token, kind="session")
+        return out
+
+    def _valid_reset(self, token: str) -> None:
+        with self.db.read() as session:
+            accounts.valid_reset(session, token)
+
+    def _reset(self, token: str, new_hash: str) -> TokenOut:
+        with self.db.write() as session:
+            user = accounts.reset_password(session, token, new_hash)
+            token = accounts.issue_token(session, user, "session")
+            return TokenOut(user=user.name, token=token, kind="session")
 
     # -- games ----------------------------------------------------------------------------------
 
-    def create(self, actor: Actor, request: CreateGameRequest) -> CreatedGameOut:
+    async def read_upload(self, request: CreateGameRequest) -> play.Upload | None:
+        """The request's record read and replayed (in the uploads' own thread, one at a time: the replay is
+        slow, and must hold neither the write lock, the event loop nor the request pool's threads)."""
+        if request.record is None:
+            return None
+        return await self._slow(self._uploads, play.read_upload, request.record)
+
+    def create(self, actor: Actor, request: CreateGameRequest, upload: play.Upload | None = None) -> CreatedGameOut:
+        """A new game (``upload``: its record as :meth:`read_upload` read it; read here, before the
+        transaction, if not given)."""
+        if request.record is not None and upload is None:
+            upload = play.read_upload(request.record)
         with self.db.write() as session:
-            created = play.create(session, actor, request)
+            created = play.create(session, actor, request, upload)
             self._stage(session, created.row)
         row = created.row
         self.cache.put(row, created.state)
@@ -279,8 +404,10 @@ class GameService:
         return self._change(actor, game_id, seat, "undo",
                             lambda s: play.undo(s, actor, game_id, action, seat, self.cache))
 
-    def move(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
-        moved = self._move(actor, game_id, ply, text, seat)
+    def move(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None, wait: bool = True) -> GameOut:
+        """Make a move. ``wait=False`` (SQLite): raise :class:`~.db.WriterBusy`, having done nothing, rather
+        than wait for another transaction's write lock."""
+        moved = self._move(actor, game_id, ply, text, seat, wait=wait)
         if moved.timed_out:
             raise Conflict(f"too late: seat {moved.row.loser} ran out of time and lost game {game_id}")
         # Answered from what the transaction wrote (the hot path: no second read of the game).
@@ -290,9 +417,9 @@ class GameService:
                               hints.hint_rule(moved.row, moved.state, held, True).seat is not None)
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
-              version: int | None = None) -> play.Moved:
+              version: int | None = None, wait: bool = True) -> play.Moved:
         try:
-            with self.db.write_core() as connection:
+            with self.db.write_core(wait=wait) as connection:
                 moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version)
                 self._stage(connection, moved.row)
         except IntegrityError:  # another move for this ply got in first (another worker)
@@ -304,7 +431,10 @@ class GameService:
         return moved
 
     def record(self, actor: Actor, game_id: int, seat: int | None) -> dict[str, Any]:
-        """The referee's full record once the game is over; before, the caller's seat's own record."""
+        """The record the caller may have: before the end, their seat's own; after it, the moves in full as
+        far as the caller may know them (every seat's under perfect information; in a game of hidden
+        information the secrets of the seats they hold and of those the rules revealed at the end,
+        :meth:`~boardlab.core.game.Game.revealed_at_end`: the referee's full record when that is all of them)."""
         with self.db.read() as session:
             row = play.get_game(session, game_id)
             state = play.current_state(session, row, self.cache)
@@ -313,8 +443,12 @@ class GameService:
             started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
             tags = {"server_game": str(row.id), "time_control": play.time_control(row).describe()}
             if row.status == "finished":
-                record = records.GameRecord.from_state(state, players=players, seed=row.seed, started=started,
-                                                       tags=tags)
+                assert row.result is not None
+                known = set(play.seats_held(row, actor)) | state.game.revealed_at_end(row.result)
+                record = records.GameRecord.known_to(state, viewer, known, players=players, seed=row.seed,
+                                                     started=started, tags=tags)
+                if record.perspective is not None:
+                    record.seed = None  # the random seed of a game of hidden information is no one's to see
                 record.result, record.termination = row.result, row.termination
                 if row.loser is not None:
                     record.tags["loser"] = f"seat {row.loser}"

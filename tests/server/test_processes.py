@@ -57,6 +57,7 @@ def test_kill_9_in_a_stream_of_moves_loses_no_acknowledged_move(db_url: str, tmp
     url = f"http://127.0.0.1:{port}"
     acknowledged: list[tuple[int, int, str]] = []
     games: set[int] = set()
+    playing: set[str] = set()
     stop = threading.Event()
 
     def player(name: str, seed: int) -> None:
@@ -68,6 +69,7 @@ def test_kill_9_in_a_stream_of_moves_loses_no_acknowledged_move(db_url: str, tmp
                     body = {"game": "ndengrod", "seats": [{"kind": "me"}, {"kind": "me"}]}
                     game = client.post("/api/games", json=body, headers=headers).json()["game"]
                     games.add(game["id"])
+                    playing.add(name)
                     while game["status"] == "active" and not stop.is_set():
                         move = rng.choice(game["view"]["legal_moves"])
                         response = client.post(f"/api/games/{game['id']}/moves",
@@ -82,7 +84,9 @@ def test_kill_9_in_a_stream_of_moves_loses_no_acknowledged_move(db_url: str, tmp
         threads = [threading.Thread(target=player, args=(f"p{i}", i)) for i in range(4)]
         for thread in threads:
             thread.start()
-        wait_for(lambda: len(acknowledged) >= 60, timeout=120)
+        # Passwords are hashed one or two at a time: every player has a game (p0 plays on after the restart)
+        # before the kill.
+        wait_for(lambda: len(playing) == len(threads) and len(acknowledged) >= 60, timeout=120)
         os.kill(process.pid, signal.SIGKILL)  # in the middle of the stream
         process.wait()
         for thread in threads:

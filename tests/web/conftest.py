@@ -45,11 +45,38 @@ def browser() -> Iterator[Any]:
             browser.close()
 
 
+# Reported by every page of a watched context: a securitypolicyviolation event, as a console message.
+_REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline"} ` +
+                `at ${event.sourceFile || location.href}:${event.lineNumber}`);
+});
+"""
+
+
+def watch_policy(context: Any) -> list[str]:
+    """Collect every Content-Security-Policy violation in ``context``'s pages: the page's own
+    securitypolicyviolation events, and chromium's console messages ("Refused to …")."""
+    violations: list[str] = []
+    context.add_init_script(_REPORT_VIOLATIONS)
+
+    def seen(message: Any) -> None:
+        text = message.text
+        if text.startswith("CSP violation:") or "Refused to" in text or "Content Security Policy" in text:
+            violations.append(text)
+
+    context.on("console", seen)
+    return violations
+
+
 @pytest.fixture
 def context(browser: Any) -> Iterator[Any]:
+    """A browser context whose pages must run without breaking the server's Content-Security-Policy."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(120_000)  # a computer seat's first search compiles its kernels
+    violations = watch_policy(context)
     try:
         yield context
     finally:
         context.close()
+    assert violations == [], f"the pages broke the Content-Security-Policy: {violations}"

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from boardlab import records
+from boardlab.server import play as server_play
 
 IDLE = "body:not([data-busy])"
 CHOICES = "#board [data-target], #steps button[data-step], #status[data-status=finished]"
@@ -55,9 +56,17 @@ def click_until_over(page: Any, seed: int = 1, limit: int = 3000) -> int:
     raise AssertionError(f"the game did not end within {limit} clicks")
 
 
-def engine_result(url: str, game_id: int) -> tuple[float, ...]:
-    """The result of the finished game by the engine: the referee's record replayed."""
-    data = httpx.get(f"{url}/api/games/{game_id}/record").json()
+def engine_result(server: Any, game_id: int, seat_tokens: list[str]) -> tuple[float, ...]:
+    """The result of the finished game by the engine: the referee's record replayed. The record is the
+    one this browser's seats are given; where the rules hid a stone of the computer's seat to the end
+    (HMDG), that is not the referee's, whose moves are then read from the server's own database."""
+    data = httpx.get(f"{server.url}/api/games/{game_id}/record",
+                     headers={"X-Seat-Token": ",".join(seat_tokens)}).json()
+    if data.get("perspective") is not None:
+        service = server.app.state.service
+        with service.db.read() as session:
+            data["moves"] = server_play.move_texts(session, game_id)
+        del data["perspective"]
     record = records.from_dict(json.loads(json.dumps(data)))
     state = record.replay()
     assert state.is_over, "the server says finished but the moves do not end the game"

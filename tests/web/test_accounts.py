@@ -13,6 +13,7 @@ from aiosmtpd.controller import Controller
 from boardlab.server.config import Settings
 from tests.server.conftest import LiveServer, free_port, wait_for
 from tests.server.test_mail import Inbox
+from tests.web.conftest import watch_policy
 from tests.web.test_two_people import PASSWORD, register
 
 
@@ -45,6 +46,7 @@ def test_a_forgotten_password_is_reset_from_the_emailed_link(mailing: tuple[Live
     server, inbox = mailing
     context = browser.new_context()
     context.set_default_timeout(30_000)
+    violations = watch_policy(context)
     try:
         page = context.new_page()
         register(page, server.url, "山田", email="yamada@example.org")
@@ -87,12 +89,14 @@ def test_a_forgotten_password_is_reset_from_the_emailed_link(mailing: tuple[Live
         assert "not valid" in again.locator("#reset-set-message").inner_text()
     finally:
         context.close()
+    assert violations == [], violations
 
 
 def test_the_account_page_changes_the_password(mailing: tuple[LiveServer, Inbox], browser: Any) -> None:
     server, _ = mailing
     context = browser.new_context()
     context.set_default_timeout(30_000)
+    violations = watch_policy(context)
     try:
         page = context.new_page()
         register(page, server.url, "Zoë")
@@ -114,3 +118,4 @@ def test_the_account_page_changes_the_password(mailing: tuple[LiveServer, Inbox]
         assert log_in(page, server.url, "zoë", "zoë's new password") == "Signed in as Zoë."
     finally:
         context.close()
+    assert violations == [], violations

@@ -14,6 +14,7 @@ import httpx
 
 from boardlab import records
 from boardlab.core.state import State
+from tests.web.conftest import watch_policy
 from tests.web.play import Received, click_once, new_game
 
 OPTIONS = {"size": 5, "line_length": 3}
@@ -76,6 +77,7 @@ def board_pieces(page: Any, seat: int) -> tuple[int, set[str]]:
 
 def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server: Any, browser: Any) -> None:
     contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    violations = [watch_policy(c) for c in contexts]
     try:
         for c in contexts:
             c.set_default_timeout(60_000)
@@ -100,7 +102,11 @@ def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server
             if not moved:
                 pages[0].wait_for_timeout(100)
         final = httpx.get(f"{server.url}/api/games/{game_id}").json()
-        record = records.from_dict(json.loads(json.dumps(httpx.get(f"{server.url}/api/games/{game_id}/record")
+        # The players together hold every seat: they are given the referee's record (each alone, their
+        # own, unless the rules revealed the other's stones at the end: tests/server/test_hidden_record.py).
+        tokens = [next(iter(p.evaluate(f"() => boardlab.seats({game_id})").values())) for p in pages]
+        record = records.from_dict(json.loads(json.dumps(httpx.get(f"{server.url}/api/games/{game_id}/record",
+                                                                   headers={"X-Seat-Token": ",".join(tokens)})
                                                          .json())))
         end = record.replay()
         assert end.is_over
@@ -126,6 +132,7 @@ def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server
     finally:
         for c in contexts:
             c.close()
+    assert violations == [[], []], violations
 
 
 def test_hot_seat_hmdg_hands_over_without_showing_the_other_seats_stones(server: Any, context: Any) -> None:
@@ -162,7 +169,9 @@ def test_hot_seat_hmdg_hands_over_without_showing_the_other_seats_stones(server:
         seen.append((seat, *board_pieces(page, 1 - seat)))
         click_once(page, rng)
     assert handovers >= 4
-    record = records.from_dict(httpx.get(f"{server.url}/api/games/{game_id}/record").json())
+    tokens = ",".join(page.evaluate(f"() => boardlab.seats({game_id})").values())
+    record = records.from_dict(httpx.get(f"{server.url}/api/games/{game_id}/record",
+                                         headers={"X-Seat-Token": tokens}).json())
     states: list[State] = []
     walk: State | None = record.replay()
     while walk is not None:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.conftest import watch_policy
 from tests.web.play import IDLE
 from tests.web.test_phone import GAMES, guest_game
 
@@ -24,6 +25,7 @@ IN_VIEW = """(ids) => ids.map((id) => {
 def test_status_last_move_message_and_typed_box_are_on_the_first_screen(server: Any, browser: Any, size: str) -> None:
     context = browser.new_context(viewport=SIZES[size], device_scale_factor=1)
     context.set_default_timeout(120_000)
+    violations = watch_policy(context)
     try:
         page = context.new_page()
         for game, options in GAMES:
@@ -47,10 +49,12 @@ def test_status_last_move_message_and_typed_box_are_on_the_first_screen(server: 
             assert page.locator("#last-move").inner_text().startswith("Last move: ")
     finally:
         context.close()
+    assert violations == [], violations
 
 
 def test_the_new_game_pages_file_picker_stays_in_its_card_on_a_phone(server: Any, browser: Any) -> None:
     context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=1)
+    violations = watch_policy(context)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/new")
@@ -61,6 +65,7 @@ def test_the_new_game_pages_file_picker_stays_in_its_card_on_a_phone(server: Any
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+    assert violations == [], violations
 
 
 def test_a_page_for_no_game_is_a_404_page_without_game_buttons(server: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.conftest import watch_policy
 from tests.web.play import IDLE
 
 PHONE = {"width": 390, "height": 844}
@@ -88,6 +89,7 @@ def test_every_caption_fits_a_phone_and_reads_at_its_size(server: Any, browser: 
     game_id, token = guest_game(server.url, game, options, moves=12)
     context = browser.new_context(viewport=PHONE, device_scale_factor=1)
     context.set_default_timeout(120_000)
+    violations = watch_policy(context)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/games/{game_id}?seat_token={token}")
@@ -116,3 +118,4 @@ def test_every_caption_fits_a_phone_and_reads_at_its_size(server: Any, browser: 
         check_board(page, f"{game}, finished")
     finally:
         context.close()
+    assert violations == [], violations

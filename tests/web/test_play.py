@@ -35,7 +35,8 @@ def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any
     assert clicks > 0
     status = page.locator("#status")
     shown = tuple(float(x) for x in status.get_attribute("data-result").split(","))
-    assert shown == engine_result(server.url, game_id)
+    tokens = list(page.evaluate(f"() => boardlab.seats({game_id})").values())
+    assert shown == engine_result(server, game_id, tokens)
     text = status.inner_text()
     assert text.startswith("Game over")
     winners = [i for i, score in enumerate(shown) if score == 1]

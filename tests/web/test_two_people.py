@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.web.conftest import watch_policy
 from tests.web.play import IDLE
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -42,6 +43,7 @@ def click_a_target(page: Any) -> str:
 
 def test_two_accounts_play_undo_draw_rematch_resign_and_their_ratings_change(server: Any, browser: Any) -> None:
     contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    violations = [watch_policy(context) for context in contexts]  # every page under the CSP
     errors: list[str] = []
     try:
         for context in contexts:
@@ -165,3 +167,4 @@ def test_two_accounts_play_undo_draw_rematch_resign_and_their_ratings_change(ser
     finally:
         for context in contexts:
             context.close()
+    assert violations == [[], []], violations

@@ -83,6 +83,7 @@ INFO = GameInfo(
                 "the designers' earlier version: one five wins (\"this version was of lower quality\")"),
     ),
     end_reasons={1: "lines", 2: "passes", 3: "no target"},
+    added_endings={2: "passes (H8)", 3: "no_target (H8)"},
 )
 
 

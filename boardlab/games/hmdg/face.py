@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -343,6 +343,17 @@ class HiddenMoveDoubleGomoku(Game):
             seen[k.F_TARGET] = -1
         k.rebuild(seen, self.spec)
         return seen
+
+    def revealed_at_end(self, result: Sequence[float]) -> frozenset[int]:
+        """H6 (added): ``reveal_at_end=winner`` reveals the winner's hidden stones (a draw reveals nothing),
+        ``all`` everybody's; however the game ended (by lines, passes, a resignation, time, agreement)."""
+        seats = range(self.num_seats)
+        if self.options["reveal_at_end"] == "all":
+            return frozenset(seats)
+        best = max(result)
+        if all(score == best for score in result):
+            return frozenset()
+        return frozenset(seat for seat in seats if result[seat] == best)
 
     def public_move(self, data: np.ndarray, path: tuple[int, ...], seat: int | None) -> Move:
         text = self.action_text(data, path)

@@ -180,6 +180,11 @@ class Mobiatus(Game):
     def faces(self) -> int:
         return self.strip.faces
 
+    def cell_adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """Each face's orthogonal neighbours on the strip (through the twist), by face index."""
+        topology = self.strip.topology()
+        return tuple(tuple(int(n) for n in row if n >= 0) for row in topology.neighbours)
+
     def face_name(self, face: int) -> str:
         """A face's name on the two parallel boards (``F12c``: board, column, row)."""
         return self.strip.name(face)

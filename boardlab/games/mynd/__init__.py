@@ -129,6 +129,7 @@ INFO = GameInfo(
                 "first AI experiments"),
     ),
     end_reasons={1: "passes", 2: "ply cap", 3: "repetition"},
+    added_endings={2: "ply_cap (M9)"},
 )
 
 

@@ -79,6 +79,7 @@ INFO = GameInfo(
                 "Ludii's Pentalath.lud: 70-cell trapezoid, no suicide, no swap"),
     ),
     end_reasons={1: "line", 2: "repetition", 3: "ply cap", 4: "passes"},
+    added_endings={2: "repetition (N6)", 3: "ply_cap (N6)", 4: "passes (N6)"},
 )
 
 

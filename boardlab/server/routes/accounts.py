@@ -18,27 +18,35 @@ from boardlab.server.schemas import (
     TokenOut,
     UserOut,
 )
+from boardlab.server.strict_json import StrictJsonRoute
 
-router = APIRouter(prefix="/api", tags=["accounts"])
+router = APIRouter(prefix="/api", tags=["accounts"], route_class=StrictJsonRoute)
 
 
-def _set_cookie(response: Response, token: str) -> None:
-    response.set_cookie(COOKIE, token, max_age=accounts.SESSION_DAYS * 86400, httponly=True, samesite="lax")
+def _set_cookie(request: Request, response: Response, token: str) -> None:
+    # Secure (HTTPS only) when the server is told so, or when this request came over HTTPS (uvicorn reads a
+    # proxy's X-Forwarded-Proto from the addresses in --forwarded-allow-ips).
+    secure = request.app.state.settings.secure_cookies or request.url.scheme == "https"
+    response.set_cookie(COOKIE, token, max_age=accounts.SESSION_DAYS * 86400, httponly=True, samesite="lax",
+                        secure=secure)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
 
 
 @router.post("/register", response_model=TokenOut, status_code=201)
-def register(body: RegisterRequest, service: Service, response: Response) -> TokenOut:
-    out = service.register(body)
-    _set_cookie(response, out.token)
+async def register(body: RegisterRequest, request: Request, service: Service, response: Response) -> TokenOut:
+    out = await service.register(body)
+    _set_cookie(request, response, out.token)
     return out
 
 
 @router.post("/login", response_model=TokenOut)
-def login(body: LoginRequest, request: Request, service: Service, response: Response) -> TokenOut:
-    address = request.client.host if request.client else "unknown"
-    out = service.login(body, address)
+async def login(body: LoginRequest, request: Request, service: Service, response: Response) -> TokenOut:
+    out = await service.login(body, _address(request))
     if out.kind == "session":
-        _set_cookie(response, out.token)
+        _set_cookie(request, response, out.token)
     return out
 
 
@@ -47,7 +55,7 @@ def logout(request: Request, service: Service, response: Response) -> None:
     token = bearer(request.headers.get("authorization")) or request.cookies.get(COOKIE)
     if token:
         service.logout(token)
-    response.delete_cookie(COOKIE)
+    response.delete_cookie(COOKIE, httponly=True, samesite="lax")
 
 
 @router.get("/me", response_model=UserOut)
@@ -58,16 +66,18 @@ def me(caller: Caller) -> UserOut:
 
 
 @router.post("/password", status_code=204)
-def change_password(body: PasswordChange, request: Request, caller: Caller, service: Service) -> None:
-    """A new password, once the current one is given: your other sessions and API tokens stop working."""
+async def change_password(body: PasswordChange, request: Request, caller: Caller, service: Service) -> None:
+    """A new password, once the current one is given (a wrong one counts as a failed login): your other
+    sessions and API tokens stop working."""
     token = bearer(request.headers.get("authorization")) or request.cookies.get(COOKIE)
-    service.change_password(caller, token, body)
+    await service.change_password(caller, token, body, _address(request))
 
 
 @router.post("/email", response_model=UserOut)
-def change_email(body: EmailChange, caller: Caller, service: Service) -> UserOut:
-    """Set (or, with null, remove) your e-mail address: notices and password resets go there."""
-    return service.change_email(caller, body)
+async def change_email(body: EmailChange, request: Request, caller: Caller, service: Service) -> UserOut:
+    """Set (or, with null, remove) your e-mail address, giving your password (a wrong one counts as a failed
+    login): notices and password resets go there."""
+    return await service.change_email(caller, body, _address(request))
 
 
 @router.post("/password-reset", response_model=MessageOut, status_code=202)
@@ -80,8 +90,8 @@ def request_reset(body: ResetRequest, service: Service) -> MessageOut:
 
 
 @router.post("/password-reset/confirm", response_model=TokenOut)
-def confirm_reset(body: ResetConfirm, service: Service, response: Response) -> TokenOut:
+async def confirm_reset(body: ResetConfirm, request: Request, service: Service, response: Response) -> TokenOut:
     """Set a new password with the e-mailed token (once): every old session ends, and you are logged in."""
-    out = service.confirm_reset(body)
-    _set_cookie(response, out.token)
+    out = await service.confirm_reset(body)
+    _set_cookie(request, response, out.token)
     return out

@@ -21,8 +21,9 @@ from boardlab.errors import BoardlabError
 from boardlab.server import play, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
+from boardlab.server.strict_json import StrictJsonRoute
 
-router = APIRouter(prefix="/api", tags=["board"])
+router = APIRouter(prefix="/api", tags=["board"], route_class=StrictJsonRoute)
 GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 

@@ -9,8 +9,9 @@ from boardlab.ai.levels import LEVELS, NAMES
 from boardlab.core.info import GameInfo
 from boardlab.core.registry import games, info
 from boardlab.server.schemas import AgentsOut, GameInfoOut, OptionOut, VariantOut
+from boardlab.server.strict_json import StrictJsonRoute
 
-router = APIRouter(prefix="/api", tags=["catalog"])
+router = APIRouter(prefix="/api", tags=["catalog"], route_class=StrictJsonRoute)
 
 
 def info_out(game: GameInfo) -> GameInfoOut:

@@ -13,6 +13,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from boardlab.server.db import WriterBusy
 from boardlab.server.errors import ApiError
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
@@ -33,8 +34,9 @@ from boardlab.server.schemas import (
     ServerStatusOut,
     UndoRequest,
 )
+from boardlab.server.strict_json import StrictJsonRoute
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJsonRoute)
 GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="view as this seat (one you hold)")]
 HINT_SECONDS = 60
@@ -42,10 +44,11 @@ KEEPALIVE_SECONDS = 15.0
 
 
 @router.post("/games", response_model=CreatedGameOut, status_code=201)
-def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> CreatedGameOut:
+async def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> CreatedGameOut:
     """A challenge (to users by name, or open to anyone), a game against the computer, or a game
     continued from an uploaded record. Without an account: a guest seat (its token comes back)."""
-    return service.create(caller, body)
+    upload = await service.read_upload(body)  # a record is replayed before, and outside, the transaction
+    return await run_in_threadpool(service.create, caller, body, upload)
 
 
 def answer(out: BaseModel, status: int = 200) -> Response:
@@ -68,7 +71,12 @@ async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service:
         # SQLite writes one transaction at a time anyway (db.py), and a move's is short: run it here,
         # on the event loop, rather than pay for a trip through the thread pool and its threads'
         # contention for the GIL and the write lock, which under load cost more than the move itself.
-        return answer(service.move(caller, game_id, body.ply, body.move, body.seat), status=201)
+        # Only if the write lock is free, though: the event loop never waits for it (WriterBusy, before
+        # anything is done), the thread pool does.
+        try:
+            return answer(service.move(caller, game_id, body.ply, body.move, body.seat, wait=False), status=201)
+        except WriterBusy:
+            pass
     return answer(await run_in_threadpool(service.move, caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
