@@ -25,7 +25,8 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(32))  # NFKC-normalised, as shown (accounts.check_name)
     name_key: Mapped[str] = mapped_column(String(128), unique=True)  # case-folded: unique ignoring case
-    # Unicode's confusables skeleton (UTS #39) of name_key: two names that look alike share it.
+    # Unicode's confusables skeleton (UTS #39) of the name as written and case-folded (names.skeleton):
+    # two names that look alike share it.
     name_skeleton: Mapped[str] = mapped_column(String(512), unique=True)
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(200))
