@@ -38,7 +38,11 @@ def test_the_new_game_form_shows_every_declared_option_and_says_what_a_bad_one_i
     page.select_option("#game-choice", "mynd")
     page.fill("[name=option-size]", "99")
     page.click("#new button[type=submit]")
-    page.wait_for_selector("#new-error:not(:empty)")
+    # The server's answer, not the note that it is still preparing Mynd's rules (a fresh server, busy).
+    page.wait_for_function("""() => {
+        const text = document.querySelector("#new-error").textContent;
+        return text !== "" && !text.startsWith("Preparing the rules");
+    }""")
     error = page.locator("#new-error").inner_text()
     assert "size" in error and "5 to 25" in error
     assert page.url.endswith("/new?game=mynd")
