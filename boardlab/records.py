@@ -46,6 +46,7 @@ from boardlab.core.registry import load as load_game
 from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.errors import BoardlabError, RecordError
+from boardlab.outcome import outcome_sentence
 
 FORMAT = "boardlab-record/1"
 RULES_TERMINATION = "rules"
@@ -219,6 +220,27 @@ class GameRecord:
             raise RecordError(f"the moves end the game ({state.describe()}) but the record has no result")
         if self.result is None and self.termination == RULES_TERMINATION:
             raise RecordError("the record says the rules ended the game but gives no result (they did not)")
+
+    def outcome(self, final: State | None = None) -> str | None:
+        """How the game ended, in one sentence (:func:`boardlab.outcome.outcome_sentence`); ``None``
+        while it is unfinished. ``final``: the replayed last position, if at hand (the seats' labels
+        and the rules' reason come from it; a seat's record, which does not replay, uses the seats'
+        names at the start)."""
+        if self.result is None:
+            return None
+        if final is None and self.perspective is None:
+            final = self.replay()
+        if final is not None:
+            labels = [final.seat_label(seat) for seat in range(len(self.result))]
+            reason = final.end_reason if self.termination in (None, RULES_TERMINATION) else None
+        else:
+            game = load_game(self.game, **cast(dict[str, Any], self.options))
+            labels = [game.seat_name(seat) for seat in range(len(self.result))]
+            reason = None
+        loser_text = self.tags.get(LOSER_TAG, "")
+        loser = int(loser_text.split()[-1]) if re.fullmatch(r"seat \d+", loser_text) else (
+            self.result.index(0) if self.termination in ("resignation", "timeout") and 0 in self.result else None)
+        return outcome_sentence(self.result, self.termination, self.players, labels, loser, reason)
 
     def to_dict(self) -> dict[str, Any]:
         data = {"format": FORMAT, **asdict(self)}

@@ -1,5 +1,7 @@
 """Screenshots of the browser's pages: every game's page mid-game, the lobby, the new-game form, a rules
-page and HMDG's hand-over screen, on a desktop (1280×900) and a phone (390×844).
+page and HMDG's hand-over screen, on a desktop (1280×900) and a phone (390×844); and, signed in, a
+game between two accounts (a draw offer waiting), a profile with ratings and the archive, at a
+laptop's 1280×800 and the phone's size.
 
     .venv/bin/python scripts/web_screenshots.py --out /tmp/web     # every page, both sizes
     .venv/bin/python scripts/web_screenshots.py --docs             # the game pages for the README
@@ -35,6 +37,7 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [  # game, options, moves played 
 ]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 # The first request of each game compiles its kernels (numba): far slower than httpx's 5 s default on a busy machine.
 http = httpx.Client(timeout=300)
 
@@ -69,6 +72,37 @@ def play(url: str, game: str, options: dict[str, Any], moves: int, seed: int) ->
     return game_id, tokens
 
 
+def people(url: str) -> tuple[dict[str, str], int]:
+    """Two accounts with a few rated games played (ratings, an archive) and one in play, where bob has
+    just offered a draw: ann's session token, and that game's id."""
+    tokens = {}
+    for name in ("ann", "bob"):
+        response = http.post(f"{url}/api/register", json={"name": name, "password": "a long password",
+                                                          "email": f"{name}@example.org"})
+        tokens[name] = response.json()["token"]
+    headers = {name: {"Authorization": f"Bearer {token}"} for name, token in tokens.items()}
+
+    def pair(first: str, second: str) -> int:
+        created = http.post(f"{url}/api/games", headers=headers[first], json={
+            "game": "ndengrod", "options": {"size": 4}, "rated": True,
+            "seats": [{"kind": "me"}, {"kind": "user", "user": second}]}).json()
+        http.post(f"{url}/api/games/{created['game']['id']}/accept", headers=headers[second]).raise_for_status()
+        return int(created["game"]["id"])
+
+    for number, loser in enumerate(["bob", "ann", "bob", "bob"]):
+        game_id = pair("ann", "bob") if number % 2 == 0 else pair("bob", "ann")
+        http.post(f"{url}/api/games/{game_id}/resign", headers=headers[loser]).raise_for_status()
+    game_id = pair("ann", "bob")
+    rng = random.Random(3)
+    for ply in range(6):
+        mover = "ann" if ply % 2 == 0 else "bob"
+        legal = http.get(f"{url}/api/games/{game_id}", headers=headers[mover]).json()["view"]["legal_moves"]
+        http.post(f"{url}/api/games/{game_id}/moves", headers=headers[mover],
+                  json={"ply": ply, "move": rng.choice(legal)}).raise_for_status()
+    http.post(f"{url}/api/games/{game_id}/draw", headers=headers["bob"], json={"action": "offer"}).raise_for_status()
+    return {"ann": tokens["ann"]}, game_id
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "boardlab-web")
@@ -89,6 +123,7 @@ def main() -> None:
     out = Path("docs/images") if args.docs else args.out
     out.mkdir(parents=True, exist_ok=True)
     try:
+        signed_in, people_game = people(url)
         games = {game: play(url, game, options, moves, seed=7) for game, options, moves in GAMES}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
@@ -111,6 +146,17 @@ def main() -> None:
                     page.goto(url + path)
                     page.wait_for_load_state("networkidle")
                     page.screenshot(path=str(out / f"{size}-{name}.png"), full_page=True)
+                signed = browser.new_context(viewport=viewport if size == "phone" else LAPTOP, device_scale_factor=1)
+                signed.add_cookies([{"name": "boardlab_session", "value": signed_in["ann"], "url": url}])
+                page = signed.new_page()
+                for path, name in ((f"/games/{people_game}", "signed-in-game"), ("/users/ann", "profile"),
+                                   ("/archive?player=ann", "archive")):
+                    page.goto(url + path)
+                    page.wait_for_load_state("networkidle")
+                    page.wait_for_selector("body:not([data-busy])")
+                    page.screenshot(path=str(out / f"{size}-{name}.png"))  # the first screen, as seen
+                signed.close()
+                page = context.new_page()
                 hot = http.post(f"{url}/api/games", json={"game": "hmdg", "seats": [{"kind": "guest"}] * 2}).json()
                 for token in hot["invitations"].values():
                     page.goto(f"{url}/games/{hot['game']['id']}?seat_token={token}")

@@ -64,7 +64,7 @@ def test_two_people_hand_over_the_keyboard_and_never_see_each_others_hidden_ston
                       if line.startswith("  C ")] for label in ("x", "o")}
     assert len(rows_c["x"]) >= 2 and all(set(line[4:].split()) <= {".", "*"} for line in rows_c["x"])
     assert rows_c["o"][-1] == "  C   .  .  .  o  .  .  .  .  ."
-    assert "Last move: x col 4" in text  # o sees x's commit only as its line
+    assert "Last move: x announced col 4" in text  # o sees x's commit only as its line
     assert session.state.to_text().split()[0].split("/")[2] == "3(xo)5"
 
 

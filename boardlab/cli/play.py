@@ -91,11 +91,16 @@ class PlaySession:
         self.introduced = False
 
     def run(self) -> int:
-        self.show()
+        greeting = self.greeting()
+        self.show(extra_lines=len(greeting))
+        self.write("\n".join(greeting))
         while True:
             seat = self.state.to_move
             if seat is not None and seat in self.agents:
-                move = self.think(self.agents[seat], seat)
+                try:
+                    move = self.think(self.agents[seat], seat)
+                except KeyboardInterrupt:  # Ctrl-C while the computer thinks: offer to keep the game
+                    return self.interrupted()
                 self.state = self.state.play(move)
                 self.autosave()
                 self.show()
@@ -110,10 +115,40 @@ class PlaySession:
             except EOFError:
                 self.write("")
                 return self.leave()
+            except KeyboardInterrupt:
+                return self.interrupted()
             if not line:
                 continue
             if not self.handle(line):
                 return self.leave()
+
+    def greeting(self) -> list[str]:
+        """The first screen's lines under the board: who plays which side, and how moves are written."""
+        state = self.state
+        sides = [f"{state.seat_label(seat)} (seat {seat})" for seat in range(state.game.num_seats)]
+        if len(self.humans) == 1:
+            (mine,) = self.humans
+            others = [f"{self.players[seat] if seat < len(self.players) else 'the computer'} "
+                      f"({state.seat_label(seat)})" for seat in range(state.game.num_seats) if seat != mine]
+            first = f"You play {sides[mine]}, against {' and '.join(others)}."
+        else:
+            first = f"Everyone plays at this keyboard: {', '.join(sides)}."
+        notation = state.game.notation
+        return textwrap.wrap(first, width=80) + (textwrap.wrap(notation, width=80, break_on_hyphens=False)
+                                                 if notation else [])
+
+    def interrupted(self) -> int:
+        """Ctrl-C: leave, but first offer to save a game that would otherwise be lost."""
+        self.write("")
+        kept = (self.save_path and self.autosaved is self.state) or self.saved is self.state
+        if self.state.ply and not kept:
+            try:
+                path = self.read("Interrupted. Save the game first? A file name (Enter: leave without saving): ")
+            except (EOFError, KeyboardInterrupt):
+                path = ""
+            if path.strip():
+                self.save(path.strip())
+        return self.leave()
 
     def introduce(self) -> None:
         """One line under the first board for a newcomer: how a move is typed, and where help is."""
@@ -341,19 +376,19 @@ class PlaySession:
             else:
                 self.autosaved = self.state
 
-    def show(self) -> None:
+    def show(self, extra_lines: int = 0) -> None:
         state = self.state
         view = state.view(self.viewing_seat())
         self.write("")
         drawing = str(view)
-        if drawing.count("\n") + 5 > self.screen_lines():
+        if drawing.count("\n") + 5 + extra_lines > self.screen_lines():
             drawing = state.game.render_compact(view)
         self.write(drawing)
         last = view.last_move
         if last is not None and state.previous is not None:
             mover = state.previous.to_move
             who = state.previous.seat_label(mover) if mover is not None else "?"
-            self.write(f"Last move: {who} {last}")
+            self.write(f"Last move: {state.game.move_words(state.previous.data, who, last.text)}")
         self.write(state.describe())
 
     def screen_lines(self) -> int:

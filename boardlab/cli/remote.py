@@ -48,7 +48,10 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
                                 "you take seat 0 against them")
     challenge.add_argument("--option", "-o", action="append", metavar="NAME=VALUE", help="a rules option")
     challenge.add_argument("--variant", metavar="NAME", help="a named rule set")
-    challenge.add_argument("--days", type=int, help="correspondence: days per move (the default: 3)")
+    challenge.add_argument("--days", type=int, help="correspondence: days per move (the default between people: 3; "
+                           "against the computer alone: untimed)")
+    challenge.add_argument("--rated", action="store_true", help="a rated game (Glicko-2): you and one other "
+                           "registered person; casual without it")
     challenge.add_argument("--live", metavar="MIN+INC", help="a live game: minutes each, plus seconds a move (5+3)")
     for name, text in (("accept", "accept a challenge"), ("decline", "decline a challenge"),
                        ("resign", "resign a game"), ("board", "show a game as your seat sees it"),
@@ -188,6 +191,8 @@ def run_remote(args: argparse.Namespace) -> int:
 def _login(args: argparse.Namespace, client: Client, config: dict[str, Any], server: str) -> int:
     name = args.name or _ask("user name: ")
     password = _ask("password: ", secret=True)
+    if args.action == "register" and _ask("password again: ", secret=True) != password:
+        raise RemoteError("the two passwords differ; nothing was registered (type the same password twice)")
     if args.action == "register":
         body: dict[str, Any] = {"name": name, "password": password}
         if args.email:
@@ -220,7 +225,7 @@ def _challenge(args: argparse.Namespace, client: Client, me: str | None) -> int:
             seats.append({"kind": "open"})
         else:
             seats.append({"kind": "user", "user": name})
-    time: dict[str, Any] = {"kind": "correspondence", "days": args.days or 3}
+    time: dict[str, Any] | None = {"kind": "correspondence", "days": args.days} if args.days else None
     if args.live:
         minutes, _, increment = args.live.partition("+")
         try:
@@ -228,7 +233,7 @@ def _challenge(args: argparse.Namespace, client: Client, me: str | None) -> int:
         except ValueError:
             raise RemoteError(f"--live {args.live!r}: accepted: MINUTES+SECONDS, e.g. 5+3") from None
     body = {"game": args.game, "variant": args.variant, "options": parse_assignments(args.option or []),
-            "seats": seats, "time": time}
+            "seats": seats, "time": time, "rated": args.rated}
     created = client.call("POST", "/api/games", json=body)
     game = created["game"]
     print(f"Game {game['id']} ({game['game_name']}): {_players(game)}; {game['time']['description']}.")
@@ -237,7 +242,10 @@ def _challenge(args: argparse.Namespace, client: Client, me: str | None) -> int:
 
 
 def _players(game: dict[str, Any]) -> str:
-    return " vs ".join(f"{s['name'] or 'anyone'} ({s['label']})" for s in game["seats"])
+    def rated(seat: dict[str, Any]) -> str:
+        return "" if seat.get("rating") is None else f", {round(seat['rating'])}"
+
+    return " vs ".join(f"{s['name'] or 'anyone'} ({s['label']}{rated(s)})" for s in game["seats"])
 
 
 def _summary_line(game: dict[str, Any]) -> str:
@@ -248,7 +256,7 @@ def _summary_line(game: dict[str, Any]) -> str:
     elif game["status"] == "active":
         state = f"seat {game['to_move']} to move"
     elif game["status"] == "finished":
-        state = f"over ({game['termination']}, result {game['result']})"
+        state = game["outcome"] or "over"
     else:
         state = game["status"]
     return f"#{game['id']:<5} {game['game']:<9} {_players(game):<40} ply {game['ply']:<4} {state}"

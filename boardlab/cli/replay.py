@@ -90,8 +90,9 @@ def replay_session(
     header = ", ".join(f"{k}={v}" for k, v in record.options.items())
     write(f"{record.game} (rules {record.rules_version}; {header})")
     write("Players: " + " vs ".join(printable(name) for name in record.players) + f"; {len(record.moves)} moves")
-    if record.result is not None:
-        write(f"Result: {record.result}" + (f" ({printable(record.termination)})" if record.termination else ""))
+    outcome = record.outcome(positions[-1])
+    if outcome is not None:
+        write(f"Result: {printable(outcome)}.")
     if not step:
         for index in range(len(positions)):
             _show(positions, index, write, hidden)

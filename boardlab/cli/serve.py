@@ -22,6 +22,8 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
                        help="send e-mail notices through this SMTP server (default: none)")
     serve.add_argument("--mail-from", default="boardlab@localhost", metavar="ADDRESS", help="sender of the notices")
     serve.add_argument("--base-url", metavar="URL", help="the server's address as people reach it (for links in mail)")
+    serve.add_argument("--no-warm-up", action="store_true", help="do not compile every game's rules at start "
+                       "(the first game of each compiles them, as it comes)")
     serve.add_argument("--max-body", type=int, default=MAX_BODY, metavar="BYTES",
                        help=f"largest request body accepted, else 413 (default {MAX_BODY} = {kib(MAX_BODY)})")
     serve.add_argument("--max-record", type=int, default=MAX_RECORD, metavar="BYTES",
@@ -54,7 +56,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
                          smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url, max_body=args.max_body,
-                         max_record=args.max_record, secure_cookies=args.secure_cookies)
+                         max_record=args.max_record, secure_cookies=args.secure_cookies,
+                         warm_up=not args.no_warm_up)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
     print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "

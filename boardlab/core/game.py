@@ -69,6 +69,10 @@ class Game(ABC):
     # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
     search_algorithm: ClassVar[str] = "mcts"
 
+    # How moves are written, in a sentence or two for a newcomer (the terminal's first screen, the
+    # game page): shown before any mistake, not only in the error a mistake gets.
+    notation: ClassVar[str] = ""
+
     # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
     plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
     plane_numbers: ClassVar[tuple[str, ...]] = ()
@@ -325,6 +329,11 @@ class Game(ABC):
         give the secret away.
         """
         return Move(self.action_text(data, path), path)
+
+    def move_words(self, data: np.ndarray, label: str, text: str) -> str:
+        """The move ``text`` (as a seat knows it), played from ``data`` by the player called ``label``,
+        in words for a "Last move" line: by default the label, then the move."""
+        return f"{label} {text}"
 
     def revealed_at_end(self, result: Sequence[float]) -> frozenset[int]:
         """The seats whose secrets the rules make public when the game ends with ``result`` (one score per

@@ -31,6 +31,20 @@ if TYPE_CHECKING:
     from boardlab.core.view import View
 
 
+ECHOED = 40  # the longest typed text an error message repeats whole
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message repeats it: whole if short, else its beginning and its length.
+
+    >>> quoted("d4"), quoted("z" * 5000)
+    ("'d4'", "'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…' (5000 characters)")
+    """
+    if len(text) <= ECHOED:
+        return repr(text)
+    return f"{text[:ECHOED]!r}"[:-1] + "…'" + f" ({len(text)} characters)"
+
+
 class State:
     """A position of a game, with the moves that led to it."""
 
@@ -136,8 +150,16 @@ class State:
         """The legal move that ``text`` names; :class:`boardlab.IllegalMove` saying why if none."""
         if self.is_over:
             raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
-        path = self._game.parse_path(self._data, text.strip())
-        return self._canonical(Move(text.strip(), path))
+        typed = text.strip()
+        try:
+            path = self._game.parse_path(self._data, typed)
+        except IllegalMove as error:
+            if len(typed) <= ECHOED:
+                raise
+            # The games quote what was typed; a long text is quoted by its beginning, not echoed whole.
+            message = str(error).replace(repr(typed), quoted(typed)).replace(typed, quoted(typed))
+            raise type(error)(message if len(message) <= 600 else message[:600] + "…") from None
+        return self._canonical(Move(typed, path))
 
     def _canonical(self, move: Move) -> Move:
         if self.is_over:

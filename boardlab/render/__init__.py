@@ -65,6 +65,9 @@ def _renderer(game_id: str) -> ModuleType:
     return importlib.import_module(_RENDERERS[game_id])
 
 
+NARROW_LAYOUTS = ("bands", "below", "narrow")  # what a page shows on a phone, where a game has one
+
+
 def layouts(game_id: str) -> tuple[str, ...]:
     """The layouts a game's board can be drawn in; the first is the default."""
     return tuple(_renderer(game_id).LAYOUTS)
@@ -72,7 +75,7 @@ def layouts(game_id: str) -> tuple[str, ...]:
 
 def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
               theme: Theme | str = "default", layout: str | None = None, blank: bool = False,
-              turn: str | None = None, shown_at: float | None = None) -> str:
+              turn: str | None = None, shown_at: float | None = None, moves_listed: bool = True) -> str:
     """The board as ``view``'s seat sees it, as a standalone SVG document (a string).
 
     ``marks``: last move (by default the view's own), selection, targets, flagged cells, heat map.
@@ -85,7 +88,8 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
     for whose turn it is, or how the game ended, where the caller knows more than the position (a
     server's resignations, timeouts and agreements; an earlier position of a finished game).
     ``shown_at``: the width in CSS pixels a page will show the picture at (a phone's column): the
-    captions are then set large enough to read there, and broken into more lines to fit.
+    captions are then set large enough to read there, and broken into more lines to fit. ``moves_listed``:
+    ``False`` leaves out a list of the moves drawn beside the board (HMDG's), for a page that lists them.
     Unknown cells in ``marks``, layouts or themes raise :class:`RenderError`.
     """
     module = _renderer(view.game.id)
@@ -98,7 +102,12 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
                       marks.heat_title)
     if shown_at is not None and not shown_at > 0:
         raise RenderError(f"shown_at={shown_at}: the width a picture is shown at must be a positive number of pixels")
-    chosen_theme = replace(theme_named(theme), shown_at=shown_at) if shown_at is not None else theme_named(theme)
+    # The layouts for narrow screens (and a game's only layout) set a board's own text large enough
+    # to read at shown_at; the wide layouts keep their proportions.
+    for_phones = chosen in NARROW_LAYOUTS or len(module.LAYOUTS) == 1
+    chosen_theme = replace(theme_named(theme), moves_listed=moves_listed, board_text_floor=for_phones)
+    if shown_at is not None:
+        chosen_theme = replace(chosen_theme, shown_at=shown_at)
     # Every renderer writes the turn with turn_text (caption, title and description).
     with told_turn(None if blank else turn):
         picture, title, description = module.draw(view, marks, chosen_theme, chosen, blank)

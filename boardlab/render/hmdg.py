@@ -56,11 +56,12 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     if announced is not None:
         status.insert(0, f"Announced: {announced[0]}.")
     history = [f"{ply}. {move}" for ply, move in enumerate(view.history(), start=1)]
-    shown = history[-SHOWN_ANNOUNCEMENTS:]
-    heading = "Moves and the referee's announcements" + (" (the latest)" if len(history) > len(shown) else "")
     x, y = (board + UNIT * 0.1, margin * 0.3) if beside else (margin * 0.4, board)
-    y = picture.text_lines(x, y, [heading], UNIT * 0.42, css="announcements-heading")
-    y = picture.text_lines(x, y, shown or ["(none yet)"], UNIT * 0.38, css="announcements")
+    if theme.moves_listed:
+        shown = history[-SHOWN_ANNOUNCEMENTS:]
+        heading = "Moves and the referee's announcements" + (" (the latest)" if len(history) > len(shown) else "")
+        y = picture.text_lines(x, y, [heading], UNIT * 0.42, css="announcements-heading")
+        y = picture.text_lines(x, y, shown or ["(none yet)"], UNIT * 0.38, css="announcements")
     y = picture.text_lines(x, y + UNIT * 0.3, status, UNIT * 0.38, css="status")
     legend = ("✕ x · ◯ o · in a dashed circle: hidden (only yours are shown) · on a solid disc: revealed "
               "(the point is closed)")

@@ -3,7 +3,9 @@
 A piece is a disc (White's white, Black's black) with its strength as a large numeral and its life
 span written small beneath it; a ring of eleven pips around the disc shows the same life span as a
 gauge (filled pips: turns left). Each row's strength sums, which decide strength blocking, stand
-at the right as in the seed's diagram.
+at the right as in the seed's diagram. The ``narrow`` layout, for phones, has thinner margins and
+draws a piece as a tile with its strength (bold) and life span side by side, both at least
+:data:`~boardlab.render.picture.BOARD_TEXT_PX` where the page says how wide it shows the board.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from boardlab.render.grids import edge_coordinates, square_cells
 from boardlab.render.picture import Cell, CellDrawing, Marks, Picture, Theme, piece_group
 from boardlab.render.svg import PieceStyle, element, label, number
 
-LAYOUTS = ("board",)
+LAYOUTS = ("board", "narrow")
 COLOURS = ("White", "Black")
 STYLES = (PieceStyle("White", "#FCFCFC", "#262626", "#111111"), PieceStyle("Black", "#1B1B1B", "#000000", "#FFFFFF"))
 UNIT = 36.0
@@ -30,9 +32,11 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     game = view.game
     assert isinstance(game, Horsmeier)
     contents = board_contents(view, blank)
-    margin = UNIT * 0.9
-    sums_width = 0.0 if blank else UNIT * 2.2
+    narrow = layout == "narrow"
+    margin = UNIT * (0.6 if narrow else 0.9)
+    sums_width = 0.0 if blank else UNIT * (1.8 if narrow else 2.2)
     picture = Picture(2 * margin + SIZE * UNIT + sums_width, 2 * margin + SIZE * UNIT, theme)
+    ink = picture.legible(UNIT * 0.42) if narrow else 0.0  # the tiles' numbers
     cells = square_cells([c.name for c in contents], SIZE, SIZE, UNIT, margin, margin)
     # a printed board shows the set-up faintly: which strength starts where is not obvious
     setup = {c.name: c.pieces for c in game.cell_contents(view)} if blank else {}
@@ -40,7 +44,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     for index, (cell, content) in enumerate(zip(cells, contents, strict=True)):
         row, column = divmod(index, SIZE)
         fill = theme.board_alt if (row + column) % 2 else theme.board
-        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p, cell, theme))
+        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour],
+                                     _tile(p, cell, ink) if narrow else _piece(p, cell, theme))
                          for p in content.pieces)
         under = "".join(element("g", {"class": "setup", "opacity": 0.3}, _piece(p, cell, theme), text=False)
                         for p in setup.get(content.name, ()))
@@ -52,11 +57,15 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
         picture.caption(["○ White moves up, ● Black down; the first on the far row wins. Faint: the pieces' "
                          "starting squares and strengths."])
     else:
-        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * 0.95)
+        # (narrow: clear of the row numbers at the board's right edge)
+        _row_sums(picture, game, view, cells, margin + SIZE * UNIT + UNIT * (1.05 if narrow else 0.95),
+                  UNIT * (0.8 if narrow else 0.9))
+        shows = ("its strength (bold) and the turns it has left" if narrow else
+                 "its strength (large) and the turns it has left (small, and the ring)")
         picture.caption([
             turn_text(view),
-            "○ White moves up, ● Black down; the first on the far row wins. A piece shows its strength (large) "
-            "and the turns it has left (small, and the ring). Σw Σb: strength on each row (blocking)."])
+            f"○ White moves up, ● Black down; the first on the far row wins. A piece shows {shows}. "
+            f"Σw Σb: strength on each row (blocking)."])
     title = f"{game.name}: {turn_text(view)}"
     return picture, title, describe(view, contents, COLOURS, ["Numbers after each piece: strength/life span."])
 
@@ -83,15 +92,31 @@ def _piece(piece: Piece, cell: Cell, theme: Theme) -> str:
     return "".join(parts)
 
 
-def _row_sums(picture: Picture, game: Horsmeier, view: View, cells: list[Cell], x: float) -> None:
-    size = UNIT * 0.4
+def _tile(piece: Piece, cell: Cell, size: float) -> str:
+    """A piece on a phone: a tile in its colour, its strength (bold) and its life span side by side."""
+    style = STYLES[piece.colour]
+    cx, cy = cell.centre
+    strength, life = piece.numbers["strength"], piece.numbers["life"]
+    tile = element("rect", {"x": cx - UNIT * 0.47, "y": cy - UNIT * 0.34, "width": UNIT * 0.94, "height": UNIT * 0.68,
+                            "rx": UNIT * 0.14, "fill": style.fill, "stroke": style.stroke, "stroke-width": UNIT * 0.04})
+    between = cx - UNIT * 0.06
+    rule = element("line", {"x1": between, "y1": cy - UNIT * 0.2, "x2": between, "y2": cy + UNIT * 0.2,
+                            "stroke": style.ink, "stroke-width": UNIT * 0.03, "opacity": 0.6})
+    return "".join([tile, rule,
+                    label(cx - UNIT * 0.26, cy, str(strength), size, {"fill": style.ink, "font-weight": "bold",
+                                                                      "class": "strength"}),
+                    label(cx + UNIT * 0.2, cy, str(life), size, {"fill": style.ink, "class": "life"})])
+
+
+def _row_sums(picture: Picture, game: Horsmeier, view: View, cells: list[Cell], x: float, step: float) -> None:
+    size = picture.legible(UNIT * 0.4)
     style = {"fill": picture.theme.text}
     parts = [label(x, cells[0].centre[1] - UNIT * 0.68, "Σw", size, style),
-             label(x + UNIT * 0.9, cells[0].centre[1] - UNIT * 0.68, "Σb", size, style)]
+             label(x + step, cells[0].centre[1] - UNIT * 0.68, "Σb", size, style)]
     for row in range(SIZE):
         y = cells[row * SIZE].centre[1]
         number = SIZE - row
         for colour in (0, 1):
             total = game.row_sum(view.data, colour, number)
-            parts.append(label(x + colour * UNIT * 0.9, y, str(total) if total else "·", size, style))
+            parts.append(label(x + colour * step, y, str(total) if total else "·", size, style))
     picture.above.append(element("g", {"class": "row-sums"}, *parts, text=False))

@@ -99,15 +99,16 @@ def _faces(strip: MobiusStrip, contents: list[CellContent], marks: Marks, theme:
             for column in range(start, end):
                 if column in (start, end - 1) or (column + 1) % 5 == 0 or band <= 16:
                     picture.above.append(label(left + (column - start + 0.5) * UNIT, top - UNIT * 0.28,
-                                               str(column + 1), UNIT * 0.4, muted))
+                                               str(column + 1), picture.legible(UNIT * 0.4), muted))
             for row in range(width):
                 picture.above.append(label(left - UNIT * 0.5, top + (row + 0.5) * UNIT, ROW_LETTERS[row],
-                                           UNIT * 0.45, muted))
+                                           picture.legible(UNIT * 0.45), muted))
         top, right = tops[board, bands[-1][0]], left + (bands[-1][1] - bands[-1][0]) * UNIT
         for row in range(width):
             onward = f"→ {other}1{ROW_LETTERS[width - 1 - row]}"
             picture.above.append(element("text", {"x": right + UNIT * 0.3, "y": top + (row + 0.5) * UNIT,
-                                                  "font-size": UNIT * 0.42, "dominant-baseline": "central",
+                                                  "font-size": picture.legible(UNIT * 0.42),
+                                                  "dominant-baseline": "central",
                                                   "fill": theme.muted}, onward))
         picture.above.append(element("line", {"x1": right, "y1": top - UNIT * 0.1, "x2": right,
                                               "y2": top + width * UNIT + UNIT * 0.1, "stroke": OKABE_ITO["purple"],

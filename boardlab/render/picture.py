@@ -52,9 +52,16 @@ class Theme:
     # The width in CSS pixels a page shows the picture at (None: not known, print): captions are set at
     # least CAPTION_PX there, where a phone would shrink them out of reach.
     shown_at: float | None = None
+    # Whether a board that lists the game's moves beside it (HMDG's announcements) does so: a page with
+    # a move list of its own asks it not to repeat them.
+    moves_listed: bool = True
+    # Whether the board's own text (coordinates, a piece's numbers) grows to BOARD_TEXT_PX at shown_at:
+    # in the layouts made for phones, which leave room for it.
+    board_text_floor: bool = False
 
 
 CAPTION_PX = 14.0
+BOARD_TEXT_PX = 12.5  # the smallest type on a board itself (coordinates, a piece's numbers) where shown_at is known
 THEMES = {
     "default": Theme("default", background="#FBF8F1", board="#EBD6AE", board_alt="#D8BB88", line="#4A3B27",
                      text="#1F1F1F", muted="#6E6A60"),
@@ -224,6 +231,7 @@ class Picture:
         already placed is left out (two edges of a hex board meet at a corner)."""
         placed: list[tuple[float, float]] = []
         parts = []
+        size = self.legible(size)
         for x, y, words in candidates:
             if any((x - px) ** 2 + (y - py) ** 2 < gap * gap for px, py in placed):
                 continue
@@ -246,6 +254,13 @@ class Picture:
             y += size * 1.35
         self.above.append(group({"class": css or None}, parts))
         return y
+
+    def legible(self, size: float) -> float:
+        """``size`` (user units), or larger, so that it shows at :data:`BOARD_TEXT_PX` at least where the
+        theme says how wide the picture is shown (a phone)."""
+        if not self.theme.shown_at or not self.theme.board_text_floor:
+            return size
+        return max(size, BOARD_TEXT_PX * self.width / self.theme.shown_at)
 
     def readable(self) -> float:
         """The smallest type (user units) that reads as :data:`CAPTION_PX` where the theme says how wide

@@ -1,8 +1,9 @@
 """The FastAPI application: ``create_app(settings)``, and ``app_from_env()`` for uvicorn's workers.
 
 The JSON API lives under ``/api`` (OpenAPI at ``/docs``); the browser's pages mount beside it (see
-:func:`create_app`). Every error leaves as JSON ``{"detail": "…"}`` with a 4xx status that says what
-was wrong; nothing leaves with a traceback.
+:func:`create_app`). Every error of the API leaves as JSON ``{"detail": "…"}`` with a 4xx status that
+says what was wrong; a page's address that names nothing (``/games/99999``, ``/games/abc``,
+``/rules/foo``, ``/nope``) gets an HTML page saying so (404). Nothing leaves with a traceback.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import logging
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boardlab.errors import BoardlabError
 from boardlab.server import migrate
@@ -27,6 +30,7 @@ from boardlab.server.routes import accounts, board, catalog, games
 from boardlab.server.routes.deps import COOKIE
 from boardlab.server.service import GameService
 from boardlab.web import install as install_pages
+from boardlab.web.pages import error_page, is_page
 
 log = logging.getLogger("boardlab.server")
 
@@ -54,6 +58,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thresholds = gc.get_threshold()
         gc.set_threshold(20_000, 20, 10)
         service.notifier.start()
+        if settings.background and settings.warm_up:
+            service.warmup.start()
+        else:
+            service.warmup.mark_all_ready()
         sweeper = None
         if settings.background:
             sweeper = asyncio.create_task(_sweep_forever(service, settings.sweep_seconds))
@@ -104,23 +112,40 @@ async def _sweep_forever(service: GameService, every: float) -> None:
 def _handlers(app: FastAPI) -> None:
     # Messages may quote what was sent: printable() keeps an answer encodable whatever that was.
     @app.exception_handler(ApiError)
-    async def api_error(_request: Request, error: ApiError) -> JSONResponse:
+    async def api_error(request: Request, error: ApiError) -> Response:
+        if is_page(request):
+            return error_page(request, error.status, printable(str(error)))
         headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequests) else None
         return JSONResponse({"detail": printable(str(error))}, status_code=error.status, headers=headers)
 
     @app.exception_handler(BoardlabError)
-    async def boardlab_error(_request: Request, error: BoardlabError) -> JSONResponse:
+    async def boardlab_error(request: Request, error: BoardlabError) -> Response:
+        if is_page(request):  # a page's address naming no game (/rules/foo): nothing there
+            return error_page(request, 404, printable(str(error)))
         return JSONResponse({"detail": printable(str(error))}, status_code=422)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, error: RequestValidationError) -> Response:
         """FastAPI's own answer repeats the input, which may be unencodable (a 500): this one says where and
-        what is accepted, in one line (``detail``), and lists the errors for programs (``errors``)."""
+        what is accepted, in one line (``detail``), and lists the errors for programs (``errors``). A page's
+        address that does not parse (/games/abc) names no page: 404, as a page."""
+        if is_page(request):
+            return error_page(request, 404, f"there is no page at {printable(request.url.path)}")
         found = error.errors()
         return JSONResponse({"detail": validation_message(found), "errors": validation_errors(found)},
                             status_code=422)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if is_page(request):
+            found = printable("there is no page at " + request.url.path if error.status_code == 404
+                              else str(error.detail))
+            return error_page(request, error.status_code, found)
+        return await http_exception_handler(request, error)
+
     @app.exception_handler(Exception)
-    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
+    async def unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error", exc_info=error)
+        if is_page(request):
+            return error_page(request, 500, "something went wrong on the server (it is logged there)")
         return JSONResponse({"detail": "internal error (logged on the server)"}, status_code=500)

@@ -1,4 +1,5 @@
-"""Time: correspondence games (days per move, the default) and live games (minutes plus increment).
+"""Time: correspondence games (days per move), live games (minutes plus increment), and untimed games
+(the default against the computer: nobody waits for the one person playing).
 
 The server keeps one deadline per game, the moment the seat to move runs out of time; a sweep
 finds games past their deadline and ends them, whether or not anybody is connected. Times are
@@ -9,6 +10,8 @@ naive UTC ``datetime`` values, as the database stores them.
 'correspondence, 3 days a move'
 >>> TimeControl.live(5, 3).describe()
 'live, 5 min + 3 s'
+>>> TimeControl.untimed().describe()
+'untimed'
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ def now() -> datetime:
 
 @dataclass(frozen=True)
 class TimeControl:
-    kind: str  # "correspondence" or "live"
+    kind: str  # "correspondence", "live" or "untimed"
     days_per_move: int | None = None
     base_seconds: float | None = None
     increment_seconds: float | None = None
@@ -38,6 +41,10 @@ class TimeControl:
         return cls("correspondence", days_per_move=days)
 
     @classmethod
+    def untimed(cls) -> TimeControl:
+        return cls("untimed")
+
+    @classmethod
     def live(cls, minutes: float, increment: float) -> TimeControl:
         if not 0.05 <= minutes <= 600:
             raise BoardlabError(f"minutes {minutes} is not accepted; accepted: 0.05 to 600")
@@ -46,13 +53,17 @@ class TimeControl:
         return cls("live", base_seconds=minutes * 60, increment_seconds=increment)
 
     def describe(self) -> str:
+        if self.kind == "untimed":
+            return "untimed"
         if self.kind == "correspondence":
             return f"correspondence, {self.days_per_move} day{'s' if self.days_per_move != 1 else ''} a move"
         minutes = (self.base_seconds or 0) / 60
         return f"live, {minutes:g} min + {self.increment_seconds or 0:g} s"
 
-    def deadline(self, turn_started: datetime, remaining: float | None) -> datetime:
-        """When the seat to move, whose turn began at ``turn_started``, runs out of time."""
+    def deadline(self, turn_started: datetime, remaining: float | None) -> datetime | None:
+        """When the seat to move, whose turn began at ``turn_started``, runs out of time (never: ``None``)."""
+        if self.kind == "untimed":
+            return None
         if self.kind == "correspondence":
             return turn_started + timedelta(days=self.days_per_move or 1)
         return turn_started + timedelta(seconds=remaining or 0.0)

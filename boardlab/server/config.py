@@ -26,6 +26,7 @@ _ENV = {
     "base_url": "BOARDLAB_BASE_URL", "ai_workers": "BOARDLAB_AI_WORKERS", "sweep_seconds": "BOARDLAB_SWEEP_SECONDS",
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
     "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
+    "warm_up": "BOARDLAB_WARM_UP", "guest_days": "BOARDLAB_GUEST_DAYS",
     "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD", "secure_cookies": "BOARDLAB_SECURE_COOKIES",
 }
 MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
@@ -63,6 +64,11 @@ class Settings:
     # Hints run a search each: one address may ask hint_burst at once, then hints_per_minute (ratelimit.py).
     hint_burst: int = 10
     hints_per_minute: float = 20.0
+    # Compile and load every game's rules (and the computer's search) at start, in the background.
+    warm_up: bool = True
+    # Unfinished games no registered person plays (a guest against the computer) are deleted after
+    # this many days untouched.
+    guest_days: float = 7.0
     max_body: int = MAX_BODY
     max_record: int = MAX_RECORD
     # The session cookie is marked Secure (sent over HTTPS only) when this is set, and for any request that
@@ -90,6 +96,9 @@ class Settings:
         if not 1 <= self.hint_burst <= 10_000 or not 0 < self.hints_per_minute <= 100_000:
             raise SettingsError(f"hint limit {self.hint_burst} at once, {self.hints_per_minute} a minute is not "
                                 f"accepted; accepted: 1 to 10000 at once, more than 0 and at most 100000 a minute")
+        if not 0 < self.guest_days <= 3650:
+            raise SettingsError(f"guest game expiry {self.guest_days} days is not accepted; accepted: more than 0 "
+                                f"and at most 3650")
         for name, size in (("--max-body", self.max_body), ("--max-record", self.max_record)):
             if not 1024 <= size <= 1 << 30:
                 raise SettingsError(f"{name} {size} is not accepted; accepted: 1024 to {1 << 30} bytes")
@@ -126,9 +135,9 @@ class Settings:
             try:
                 if item.name in ("port", "workers", "ai_workers", "hint_burst", "max_body", "max_record"):
                     values[item.name] = int(text)
-                elif item.name in ("sweep_seconds", "hints_per_minute"):
+                elif item.name in ("sweep_seconds", "hints_per_minute", "guest_days"):
                     values[item.name] = float(text)
-                elif item.name in ("migrate", "background", "secure_cookies"):
+                elif item.name in ("migrate", "background", "warm_up", "secure_cookies"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")
                 else:
                     values[item.name] = text or None if item.name in ("smtp", "base_url") else text

@@ -27,8 +27,15 @@ def upgrade(url: str, engine: Engine | None = None) -> None:
     """Bring the database at ``url`` to the newest schema (creating it if empty)."""
     engine = engine or make_engine(url)
     config = alembic_config(url)
+    sqlite = url.startswith("sqlite")
     with engine.connect() as connection:
-        if not url.startswith("sqlite"):
+        if sqlite:
+            # SQLite changes a table by copying it to a new one and dropping the old (Alembic's batch
+            # mode): with foreign keys on, dropping the old games or users table would delete (or
+            # null) every seat, move and token pointing at it. Off while migrating (outside any
+            # transaction, as SQLite requires), and on again after.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        else:
             connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": _LOCK_KEY})
             connection.commit()
         try:
@@ -36,7 +43,9 @@ def upgrade(url: str, engine: Engine | None = None) -> None:
             command.upgrade(config, "head")
             connection.commit()
         finally:
-            if not url.startswith("sqlite"):
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            else:
                 connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": _LOCK_KEY})
                 connection.commit()
 

@@ -23,8 +23,11 @@ class User(Base):
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(32))
-    name_key: Mapped[str] = mapped_column(String(32), unique=True)  # lower case: names are unique ignoring case
+    name: Mapped[str] = mapped_column(String(32))  # NFKC-normalised, as shown (accounts.check_name)
+    name_key: Mapped[str] = mapped_column(String(128), unique=True)  # case-folded: unique ignoring case
+    # Unicode's confusables skeleton (UTS #39) of the name as written and case-folded (names.skeleton):
+    # two names that look alike share it.
+    name_skeleton: Mapped[str] = mapped_column(String(512), unique=True)
     email: Mapped[str | None] = mapped_column(String(254))
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime)
@@ -41,6 +44,48 @@ class Token(Base):
     kind: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(DateTime)
     expires_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class PasswordReset(Base):
+    """A one-time token e-mailed to reset a password; only its SHA-256 is stored."""
+
+    __tablename__ = "password_resets"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    expires_at: Mapped[datetime] = mapped_column(DateTime)
+    used_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+
+class Rating(Base):
+    """A player's Glicko-2 rating in one game (ratings.py), changed at the end of each rated game."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class RatingChange(Base):
+    """One rated game's effect on one player's rating: the history a profile shows."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime)
 
 
 class LoginFailure(Base):
@@ -84,6 +129,11 @@ class Game(Base):
     draw_offers: Mapped[list[int]] = mapped_column(JSON, default=list)
     undo_request: Mapped[int | None] = mapped_column(Integer)  # the seat asking to take its last move back
     ai_lease_until: Mapped[datetime | None] = mapped_column(DateTime)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # two registered people; Glicko-2 at the end
+    private: Mapped[bool] = mapped_column(Boolean, default=False)  # not listed among the games to watch
+    rematch: Mapped[int | None] = mapped_column(Integer)  # the game offered as this one's rematch
+    end_reason: Mapped[str | None] = mapped_column(String(64))  # the rules' words for why they ended it
+    outcome: Mapped[str | None] = mapped_column(Text)  # how it ended, in one sentence (boardlab.outcome)
 
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin", cascade="all, delete-orphan")
 
@@ -101,6 +151,9 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     accepted: Mapped[bool] = mapped_column(Boolean, default=False)
     remaining_seconds: Mapped[float | None] = mapped_column(Float)  # live games: the seat's clock
+    score: Mapped[float | None] = mapped_column(Float)  # at the end: 1 won, 0.5 drew, 0 lost
+    rating: Mapped[float | None] = mapped_column(Float)  # rated games: the player's rating at the start
+    rating_change: Mapped[float | None] = mapped_column(Float)  # rated games: what the result changed it by
 
     user: Mapped[User | None] = relationship(lazy="joined")
 
@@ -117,3 +170,5 @@ class MoveRow(Base):
 
 
 Index("ix_games_status_deadline", Game.status, Game.deadline)
+Index("ix_games_status_finished_at", Game.status, Game.finished_at)
+Index("ix_rating_changes_user_game", RatingChange.user_id, RatingChange.game, RatingChange.id)

@@ -23,13 +23,14 @@ from boardlab.core.game import Game
 from boardlab.core.registry import load
 from boardlab.core.state import State
 from boardlab.errors import BoardlabError, RecordError
-from boardlab.server import clocks
+from boardlab.outcome import outcome_sentence
+from boardlab.server import clocks, ratings
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
 from boardlab.server.errors import Conflict, Forbidden, NotFound, Unauthorised
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import MoveRow, Seat, User
-from boardlab.server.schemas import CreateGameRequest, SeatRequest
+from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
 
 RESIGNATION, TIMEOUT, AGREEMENT, RULES = "resignation", "timeout", "agreement", records.RULES_TERMINATION
 
@@ -216,7 +217,9 @@ _GAME_KEYS = tuple(column.key for column in _GAMES.c)
 _SEAT_KEYS = tuple(column.key for column in _SEATS.c if column.key != "game_id")
 # Everything a move may change in the game's row.
 _CHANGING = ("status", "ply", "to_move", "result", "termination", "loser", "finished_at", "version",
-             "turn_started_at", "deadline", "draw_offers", "undo_request", "ai_lease_until")
+             "turn_started_at", "deadline", "draw_offers", "undo_request", "ai_lease_until", "end_reason", "outcome")
+# What a move may change in a seat: its clock, and at the end its score and rating change.
+_SEAT_CHANGING = ("remaining_seconds", "score", "rating_change")
 _LOAD = (select(*_GAMES.c, *(_SEATS.c[key].label(f"seat_{key}") for key in _SEAT_KEYS),
                 _USERS.c.name.label("user_name"), _USERS.c.email.label("user_email"))
          .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
@@ -227,15 +230,15 @@ _INSERT_MOVE = insert(_MOVES)
 # Built once (SQLAlchemy then reuses their compiled form): every changeable field is written, changed or not.
 _UPDATE_GAME = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
                 .values({key: bindparam(f"new_{key}") for key in _CHANGING}))
-_UPDATE_CLOCK = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
-                 .values(remaining_seconds=bindparam("remaining")))
+_UPDATE_SEAT = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
+                .values({key: bindparam(f"new_{key}") for key in _SEAT_CHANGING}))
 
 
 class Snapshot(NamedTuple):
     """What a move may change in a game, as read: written back are only the fields that changed."""
 
     game: dict[str, Any]
-    clocks: dict[int, float | None]
+    seats: dict[int, tuple[Any, ...]]
 
 
 def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
@@ -247,7 +250,11 @@ def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snaps
     first = rows[0]._mapping
     seats = [_seat_of(found._mapping) for found in rows]
     row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
-    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: seat.remaining_seconds for seat in seats})
+    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: _seat_values(seat) for seat in seats})
+
+
+def _seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, key) for key in _SEAT_CHANGING)
 
 
 _T = TypeVar("_T", GameRow, Seat, User)
@@ -272,15 +279,17 @@ def _seat_of(values: RowMapping) -> Seat:
 
 def write_back(connection: Connection, row: GameRow, as_read: Snapshot) -> None:
     """Store ``row``'s changeable fields: one UPDATE of the game, conditional on the version it was
-    read at (a second guard beside the lock), and one per seat whose clock changed."""
+    read at (a second guard beside the lock), and one per seat whose clock (or, at the end, score) changed."""
     done = connection.execute(_UPDATE_GAME, {"game_id": row.id, "read_version": as_read.game["version"],
                                              **{f"new_{key}": getattr(row, key) for key in _CHANGING}})
     if done.rowcount != 1:
         raise Conflict(f"game {row.id} was changed meanwhile; try again")
     for seat in row.seats:
-        if seat.remaining_seconds != as_read.clocks[seat.seat]:
-            connection.execute(_UPDATE_CLOCK, {"in_game": row.id, "number": seat.seat,
-                                               "remaining": seat.remaining_seconds})
+        values = _seat_values(seat)
+        if values != as_read.seats[seat.seat]:
+            connection.execute(_UPDATE_SEAT, {"in_game": row.id, "number": seat.seat,
+                                              **{f"new_{key}": value for key, value in zip(_SEAT_CHANGING, values,
+                                                                                           strict=True)}})
 
 
 def get_game(session: Session, game_id: int) -> GameRow:
@@ -339,9 +348,12 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
         specs = [SeatRequest(kind="guest"), SeatRequest(kind="ai")]
     if len(specs) != game.num_seats:
         raise BoardlabError(f"{len(specs)} seat(s) given; {game.id} with these options has {game.num_seats} seats")
-    time = request.time
-    control = TimeControl.correspondence(time.days) if time.kind == "correspondence" \
-        else TimeControl.live(time.minutes, time.increment)
+    people = sum(spec.kind != "ai" for spec in specs)
+    control = time_control_for(request, people)
+    if request.rated:
+        why_not = ratings.why_unrated([spec.kind for spec in specs], game.num_seats)
+        if why_not:
+            raise BoardlabError(f"this game cannot be rated: {why_not}; leave out 'rated' for a casual game")
     at = clocks.now()
     row = GameRow(game=game.id, variant=variant, options=dict(game.options), rules_version=game.rules_version,
                   start=record.start if record is not None else None,
@@ -349,7 +361,10 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
                   created_by=actor.user.id if actor.user else None, version=1, undos=0,
                   time_control=control.kind, days_per_move=control.days_per_move,
                   base_seconds=control.base_seconds, increment_seconds=control.increment_seconds,
-                  draw_offers=[])
+                  draw_offers=[], rated=request.rated,
+                  # Listed among the games to watch only where two people play (not against the computer,
+                  # not a record opened to analyse), unless the creator asked for it to stay private.
+                  private=request.private or record is not None or people < 2)
     invitations = {}
     for number, spec in enumerate(specs):
         seat, token = _seat(session, actor, game, number, spec)
@@ -358,6 +373,9 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
             invitations[number] = token
     if not any(seat.kind != "ai" for seat in row.seats):
         raise BoardlabError("at least one seat must be for a person (me, user, open or guest)")
+    if row.rated and len({seat.user_id for seat in row.seats if seat.user_id is not None}) < \
+            sum(seat.kind == "user" for seat in row.seats):
+        raise BoardlabError("this game cannot be rated: one person holds two seats; leave out 'rated'")
     session.add(row)
     session.flush()
     for seat in row.seats:  # loaded now, for the notices written after the commit
@@ -370,10 +388,24 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
         row.ply = len(record.moves)
     if all(seat.accepted for seat in row.seats):
         start(row, state, at)
+        ratings.stamp(session.connection(), row)
         if record is not None and record.result is not None and not state.is_over:
             lost = record.result.index(0) if record.termination in (RESIGNATION, TIMEOUT) else None
-            finish(row, record.result, record.termination or RULES, lost, at)
+            finish(row, record.result, record.termination or RULES, lost, at, state)
     return Created(row, invitations, state)
+
+
+def time_control_for(request: CreateGameRequest, people: int) -> TimeControl:
+    """The time control asked for; by default none for a game with one person in it (against the
+    computer: nobody waits for them), three days a move for games between people."""
+    time = request.time
+    if time is None:
+        return TimeControl.untimed() if people < 2 else TimeControl.correspondence(3)
+    if time.kind == "untimed":
+        return TimeControl.untimed()
+    if time.kind == "correspondence":
+        return TimeControl.correspondence(time.days)
+    return TimeControl.live(time.minutes, time.increment)
 
 
 def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatRequest) -> tuple[Seat, str | None]:
@@ -410,7 +442,7 @@ def start(row: GameRow, state: State, at: datetime) -> None:
         seat.remaining_seconds = control.base_seconds
     if state.is_over:
         assert state.result is not None
-        finish(row, list(state.result), RULES, None, at)
+        finish(row, list(state.result), RULES, None, at, state)
         return
     _start_turn(row, at)
 
@@ -442,6 +474,7 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
     row.version += 1
     if all(s.accepted for s in row.seats):
         start(row, current_state(session, row, cache), clocks.now())
+        ratings.stamp(session.connection(), row)
     return row
 
 
@@ -456,6 +489,58 @@ def decline(session: Session, actor: Actor, game_id: int) -> GameRow:
         raise Forbidden(f"challenge {game_id} is not addressed to you")
     row.status, row.finished_at, row.version = "declined", clocks.now(), row.version + 1
     return row
+
+
+def rematch(session: Session, actor: Actor, game_id: int) -> Created:
+    """A new game like the finished game ``game_id``, seats swapped (with three or four, each moves on one),
+    offered by a player of it: its other people are invited (the challenge waits for them), computer
+    seats play again. Asked when a rematch is already offered, it is that one (accepted, if it waits
+    for the caller). Guest seats can be carried over only by the browser holding them all (hot-seat)."""
+    old = lock_game(session, game_id)
+    held = seats_held(old, actor)
+    if not held:
+        raise Forbidden(f"you hold no seat in game {game_id}; only its players can ask for a rematch")
+    if old.status != "finished":
+        raise Conflict(f"game {game_id} is {old.status}; a rematch follows a finished game")
+    if old.rematch is not None:
+        offered = lock_game(session, old.rematch)
+        waiting = actor.user is not None and offered.status == "challenge" and any(
+            s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in offered.seats)
+        if waiting:
+            assert actor.user is not None
+            for seat in offered.seats:
+                if seat.kind == "user" and seat.user_id == actor.user.id:
+                    seat.accepted = True
+            offered.version += 1
+            if all(s.accepted for s in offered.seats):
+                state = replay(game_of(offered), offered.start, [])
+                start(offered, state, clocks.now())
+                ratings.stamp(session.connection(), offered)
+        return Created(offered, {}, replay(game_of(offered), offered.start, []))
+    count = len(old.seats)
+    order = [old.seats[(number + 1) % count] for number in range(count)]  # two seats: swapped
+    specs: list[SeatRequest] = []
+    for seat in order:
+        if seat.seat in held and seat.kind != "guest":
+            specs.append(SeatRequest(kind="me"))
+        elif seat.kind == "ai":
+            specs.append(SeatRequest(kind="ai", agent=seat.agent))
+        elif seat.kind == "guest":
+            if seat.seat not in held:
+                raise Forbidden("the other player is a guest (no account): send them a new invitation from "
+                                "the new-game page instead")
+            specs.append(SeatRequest(kind="guest"))
+        else:
+            assert seat.user is not None
+            specs.append(SeatRequest(kind="user", user=seat.user.name))
+    control = time_control(old)
+    time = TimeRequest(kind=control.kind, days=control.days_per_move or 3,  # type: ignore[arg-type]
+                       minutes=(control.base_seconds or 600) / 60, increment=control.increment_seconds or 0)
+    request = CreateGameRequest(game=old.game, variant=old.variant, options=old.options, seats=specs, time=time,
+                                rated=old.rated, private=old.private)
+    created = create(session, actor, request)
+    old.rematch, old.version = created.row.id, old.version + 1
+    return created
 
 
 # -- moves ------------------------------------------------------------------------------------------
@@ -489,9 +574,11 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         raise Forbidden(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
     if row.deadline is not None and row.deadline <= at:
-        timeout(row, at)
+        before_timeout = current_state(connection, row, cache)
+        timeout(row, at, before_timeout)
+        ratings.settle(connection, row, at)
         write_back(connection, row, as_read)
-        return Moved(row, current_state(connection, row, cache), timed_out=True)
+        return Moved(row, before_timeout, timed_out=True)
     state = current_state(connection, row, cache)
     before = known_moves(connection, row, cache)
     after = state.play(text)
@@ -508,17 +595,31 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     row.draw_offers, row.undo_request, row.ai_lease_until = [], None, None
     if after.is_over:
         assert after.result is not None
-        finish(row, list(after.result), RULES, None, at)
+        finish(row, list(after.result), RULES, None, at, after)
+        ratings.settle(connection, row, at)
     else:
         _start_turn(row, at)
     write_back(connection, row, as_read)
     return Moved(row, after, moves=moves)
 
 
-def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime) -> None:
+def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime,
+           state: State) -> None:
+    """End the game in ``row`` (``state``: its last position) with ``result``, and say how in words."""
     row.status, row.result, row.termination, row.loser = "finished", result, termination, loser
     row.to_move, row.deadline, row.finished_at, row.ai_lease_until = None, None, at, None
     row.draw_offers, row.undo_request = [], None
+    row.end_reason = state.end_reason if termination == RULES and state.is_over else None
+    row.outcome = outcome_of(row, [state.game.seat_label(state.data, s.seat) for s in row.seats])
+    for seat in row.seats:
+        seat.score = result[seat.seat]
+
+
+def outcome_of(row: GameRow, labels: list[str], reason: str | None = None) -> str:
+    """How the finished game in ``row`` ended, in one sentence (the seats as ``labels`` call them)."""
+    assert row.result is not None
+    why = row.end_reason or (reason if row.termination in (None, RULES) else None)
+    return outcome_sentence(row.result, row.termination, [seat_name(s) for s in row.seats], labels, row.loser, why)
 
 
 def lost_by(row: GameRow, seat: int) -> list[float]:
@@ -526,28 +627,31 @@ def lost_by(row: GameRow, seat: int) -> list[float]:
     return [0.0 if s.seat == seat else 1.0 for s in row.seats]
 
 
-def timeout(row: GameRow, at: datetime) -> None:
+def timeout(row: GameRow, at: datetime, state: State) -> None:
     """End ``row`` because the seat to move ran out of time (the caller checked the deadline)."""
     assert row.to_move is not None
     loser = row.to_move
     for seat in row.seats:
         if seat.seat == loser and seat.remaining_seconds is not None:
             seat.remaining_seconds = 0.0
-    finish(row, lost_by(row, loser), TIMEOUT, loser, at)
+    finish(row, lost_by(row, loser), TIMEOUT, loser, at, state)
     row.version += 1
 
 
-def resign(session: Session, actor: Actor, game_id: int, requested: int | None) -> GameRow:
+def resign(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "resign")
     if row.status != "active":
         raise Conflict(f"game {game_id} is {row.status}; only a game in play can be resigned")
-    finish(row, lost_by(row, seat), RESIGNATION, seat, clocks.now())
+    at = clocks.now()
+    finish(row, lost_by(row, seat), RESIGNATION, seat, at, current_state(session, row, cache))
+    ratings.settle(session.connection(), row, at)
     row.version += 1
     return row
 
 
-def draw(session: Session, actor: Actor, game_id: int, action: str, requested: int | None) -> GameRow:
+def draw(session: Session, actor: Actor, game_id: int, action: str, requested: int | None,
+         cache: StateCache) -> GameRow:
     """Offer, accept or decline a draw. The game is drawn once every seat played by a person agrees
     (the computer never agrees). A caller holding every seat (a hot-seat table) is every person at
     the table: their offer is the agreement, as their takeback request is granted at once."""
@@ -572,7 +676,9 @@ def draw(session: Session, actor: Actor, game_id: int, action: str, requested: i
     row.draw_offers = sorted(offers)
     row.version += 1
     if offers == {s.seat for s in row.seats}:
-        finish(row, [0.5] * len(row.seats), AGREEMENT, None, clocks.now())
+        at = clocks.now()
+        finish(row, [0.5] * len(row.seats), AGREEMENT, None, at, current_state(session, row, cache))
+        ratings.settle(session.connection(), row, at)
     return row
 
 

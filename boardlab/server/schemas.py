@@ -18,14 +18,16 @@ class Strict(BaseModel):
 
 
 class RegisterRequest(Strict):
-    name: str = Field(min_length=1, max_length=32, description="2–32 letters, digits, '_' or '-'")
-    password: str = Field(min_length=8, max_length=256)
+    name: str = Field(min_length=1, max_length=64, description="2–32 letters or digits of any script, '_' or '-', "
+                      "starting with a letter (stored NFKC-normalised; unique ignoring case; a look-alike of a "
+                      "name taken is refused)")
+    password: str = Field(min_length=8, max_length=256, description="at least 8 characters")
     email: str | None = Field(default=None, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$",
                               description="for e-mail notices when the server sends them")
 
 
 class LoginRequest(Strict):
-    name: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=256)
     kind: Literal["session", "api"] = Field(
         default="session", description="session: a browser's cookie (expires); api: a token for scripts")
@@ -40,6 +42,30 @@ class TokenOut(BaseModel):
 class UserOut(BaseModel):
     name: str
     email: str | None
+
+
+class PasswordChange(Strict):
+    current: str = Field(min_length=1, max_length=256)
+    new: str = Field(min_length=8, max_length=256, description="at least 8 characters")
+
+
+class EmailChange(Strict):
+    password: str = Field(min_length=1, max_length=256)
+    email: str | None = Field(default=None, max_length=254, pattern=r"^[^@\s]+@[^@\s]+$",
+                              description="null: no e-mail (no notices, no password reset by e-mail)")
+
+
+class ResetRequest(Strict):
+    name_or_email: str = Field(min_length=1, max_length=254, description="the account's name or its e-mail address")
+
+
+class ResetConfirm(Strict):
+    token: str = Field(min_length=20, max_length=100, description="the one-time token from the e-mailed link")
+    password: str = Field(min_length=8, max_length=256, description="the new password: at least 8 characters")
+
+
+class MessageOut(BaseModel):
+    detail: str
 
 
 # -- the catalogue of games -------------------------------------------------------------------------
@@ -97,7 +123,7 @@ class SeatRequest(Strict):
 
 
 class TimeRequest(Strict):
-    kind: Literal["correspondence", "live"] = "correspondence"
+    kind: Literal["correspondence", "live", "untimed"] = "correspondence"
     days: int = Field(default=3, ge=1, le=60, description="correspondence: days per move")
     minutes: float = Field(default=10, ge=0.05, le=600, description="live: minutes on each clock")
     increment: float = Field(default=0, ge=0, le=600, description="live: seconds added after each move")
@@ -110,7 +136,14 @@ class CreateGameRequest(Strict):
     seats: list[SeatRequest] | None = Field(
         default=None, min_length=1, max_length=4,
         description="one per seat, in seat order; default: you against the computer (level 3), you first")
-    time: TimeRequest = Field(default_factory=TimeRequest)
+    time: TimeRequest | None = Field(
+        default=None, description="default: untimed where one person plays (against the computer, a record "
+                                  "to analyse), 3 days a move between people")
+    rated: bool = Field(default=False, description="a rated game (Glicko-2): two seats, both registered people; "
+                                                   "otherwise casual")
+    private: bool = Field(default=False, description="not listed among the games to watch (anyone with its "
+                                                     "address may still watch); games with fewer than two people "
+                                                     "in them are never listed")
     record: dict[str, Any] | None = Field(
         default=None, description="a boardlab JSON record (the referee's full record) to continue or analyse: "
                                   "its game, options and moves replace game/variant/options")
@@ -151,6 +184,8 @@ class SeatOut(BaseModel):
     name: str | None = Field(description="the user's name, the agent, 'guest', or null for an open seat")
     label: str = Field(description="what the rules call this seat here (x, o, a colour)")
     accepted: bool
+    rating: float | None = Field(default=None, description="rated games: the player's rating when the game began")
+    rating_change: float | None = Field(default=None, description="rated games, at the end: the rating's change")
 
 
 class TimeOut(BaseModel):
@@ -170,6 +205,7 @@ class ClockOut(BaseModel):
 class MoveOut(BaseModel):
     ply: int
     seat: int
+    label: str = Field(description="what the rules called the mover when the move was made")
     text: str = Field(description="the move as the viewing seat knows it")
     at: datetime
     seconds: float
@@ -187,6 +223,8 @@ class ViewOut(BaseModel):
         description="for each legal move entered in several steps (a capture chain, a slide), the text after "
                     "each step, its last entry the move itself; moves of one step are not listed")
     moves: list[MoveOut]
+    last_move: str | None = Field(description="the last move in words, as this seat knows it ('x revealed nothing: "
+                                              "the stone is placed hidden')")
     result: list[float] | None
     end_reason: str | None
 
@@ -199,12 +237,17 @@ class GameOut(BaseModel):
     options: dict[str, OptionValue]
     rules_version: str
     perfect_information: bool
+    notation: str = Field(description="how moves are written, for a newcomer")
     status: Literal["challenge", "active", "finished", "declined"]
     ply: int
     to_move: int | None
     result: list[float] | None
     termination: str | None
     loser: int | None
+    outcome: str | None = Field(description="how the game ended, in one sentence: 'ann (x) won (bob (o) resigned)'")
+    rated: bool
+    private: bool
+    rematch: int | None = Field(description="the game offered or played as this one's rematch")
     seats: list[SeatOut]
     time: TimeOut
     clocks: list[ClockOut]
@@ -242,7 +285,10 @@ class GameSummary(BaseModel):
     deadline: datetime | None
     result: list[float] | None
     termination: str | None
+    outcome: str | None = Field(description="how the game ended, in one sentence")
+    rated: bool
     created_at: datetime
+    finished_at: datetime | None
     your_seats: list[int]
     your_turn: bool
     invited: bool = Field(description="a challenge waiting for the caller's answer")
@@ -251,7 +297,60 @@ class GameSummary(BaseModel):
 class LobbyOut(BaseModel):
     open_challenges: list[GameSummary]
     my_games: list[GameSummary] = Field(description="the caller's games, those waiting for the caller first")
-    watch: list[GameSummary] = Field(description="games being played now")
+    watch: list[GameSummary] = Field(description="public games between people, being played now")
+
+
+class ArchiveOut(BaseModel):
+    games: list[GameSummary] = Field(description="finished games, the latest first")
+    page: int
+    pages: int
+    total: int
+
+
+class RatingPointOut(BaseModel):
+    game_id: int
+    at: datetime
+    before: float
+    after: float
+
+
+class RatingOut(BaseModel):
+    game: str
+    game_name: str
+    rating: float
+    deviation: float
+    provisional: bool = Field(description="deviation above 110: the rating is not settled yet")
+    games: int
+    history: list[RatingPointOut] = Field(description="the rating after each rated game, oldest first")
+
+
+class ProfileOut(BaseModel):
+    name: str
+    joined: datetime
+    ratings: list[RatingOut]
+    recent: list[GameSummary] = Field(description="the player's latest finished games")
+    finished: int = Field(description="finished games in all")
+
+
+class LeaderOut(BaseModel):
+    rank: int
+    name: str
+    rating: float
+    deviation: float
+    provisional: bool
+    games: int
+
+
+class LeaderboardOut(BaseModel):
+    game: str
+    game_name: str
+    players: list[LeaderOut]
+
+
+class ServerStatusOut(BaseModel):
+    rules_ready: dict[str, bool] = Field(
+        description="game id → whether its rules (and the computer's search) are compiled and loaded; a game "
+                    "not ready yet still plays, its first request waiting while it compiles")
 
 
 class CandidateOut(BaseModel):

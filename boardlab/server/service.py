@@ -24,8 +24,9 @@ from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
 from boardlab import records
+from boardlab.core.registry import info
 from boardlab.core.state import State
-from boardlab.server import accounts, ai, clocks, hints, play, views
+from boardlab.server import accounts, ai, clocks, hints, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, Forbidden, Unauthorised
@@ -33,19 +34,33 @@ from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
+from boardlab.server.names import name_key
 from boardlab.server.play import Actor
 from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
+    ArchiveOut,
     CreatedGameOut,
     CreateGameRequest,
+    EmailChange,
     GameOut,
     GameSummary,
     HintOut,
+    LeaderboardOut,
+    LeaderOut,
     LobbyOut,
     LoginRequest,
+    PasswordChange,
+    ProfileOut,
+    RatingOut,
+    RatingPointOut,
     RegisterRequest,
+    ResetConfirm,
+    ResetRequest,
+    ServerStatusOut,
     TokenOut,
+    UserOut,
 )
+from boardlab.server.warmup import Warmup
 
 log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
@@ -60,6 +75,12 @@ LIST_LIMIT = 50
 PASSWORD_THREADS = max(1, (os.cpu_count() or 2) // 2)
 SLOW_WORK_NICENESS = 10  # added to the server's own
 _T = TypeVar("_T")
+
+
+def login_keys(name: str, address: str) -> list[str]:
+    """What a password check is counted against: the name (as compared: ignoring case and width; cut to
+    fit the column, which a name's NFKC form could overflow) and the caller's address."""
+    return [f"name:{name_key(name)[:80]}", f"address:{address[:80]}"]
 
 
 def _yield_the_cpu() -> None:
@@ -112,9 +133,12 @@ class GameService:
         self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
         self._searching: set[int] = set()  # games whose computer turn this process is searching
         self._closing = False
+        self.warmup = Warmup(search=self._warm_search)
+        self._next_expiry = clocks.now()  # the sweep deletes abandoned guest games at most every 10 minutes
 
     def close(self) -> None:
         self._closing = True
+        self.warmup.stop()
         if self._searching:  # hand the turns back, so that the next server to start takes them at once
             try:
                 with self.db.write() as session:
@@ -174,14 +198,14 @@ class GameService:
             with self.db.write() as session:
                 user = accounts.register(session, request.name, password_hash, request.email)
                 token = accounts.issue_token(session, user, "session")
-        except IntegrityError:
-            raise Conflict(f"the name {request.name!r} is taken") from None
+        except IntegrityError:  # registered meanwhile, by another request (the same name or a look-alike)
+            raise Conflict(f"the name {request.name!r}, or one that looks like it, is taken") from None
         return TokenOut(user=user.name, token=token, kind="session")
 
     async def login(self, request: LoginRequest, address: str) -> TokenOut:
         """Count the attempt (429 beyond the limit), check the password, then forgive the attempt and issue
         a token if it was right: of any number of guesses at once, at most the limit are checked."""
-        keys = [f"name:{request.name.lower()}", f"address:{address}"]
+        keys = login_keys(request.name, address)
         user, stored, attempt = await run_in_threadpool(self._claim_login, keys, request.name)
         right = await self._slow(self._passwords, accounts.password_matches, stored, request.password)
         if not right or user is None:
@@ -204,6 +228,87 @@ class GameService:
         self._tokens.pop(token, None)
         with self.db.write() as session:
             accounts.revoke(session, token)
+
+    # Changing the password or the e-mail address asks for the password: that check is a login attempt,
+    # counted (against the account's name and the caller's address) before argon2 runs, as a login's is.
+
+    async def _check_password(self, user: User, password: str, address: str, wrong: str) -> tuple[str, list[int]]:
+        """Check ``user``'s ``password`` as a login attempt: 429 beyond the limit, 401 (``wrong``) if it is
+        wrong (the attempt stays counted). Returns the hash it was checked against and the attempt's rows."""
+        keys = login_keys(user.name, address)
+        stored, attempt = await run_in_threadpool(self._claim_check, keys, user)
+        if not await self._slow(self._passwords, accounts.password_matches, stored, password) or stored is None:
+            raise Unauthorised(wrong)
+        return stored, attempt
+
+    def _claim_check(self, keys: list[str], user: User) -> tuple[str | None, list[int]]:
+        with self.db.write() as session:
+            attempt = accounts.claim_attempt(session, keys)
+            stored = accounts.password_of(session, user)
+        return stored, attempt
+
+    async def change_password(self, actor: Actor, token: str | None, request: PasswordChange, address: str) -> None:
+        user = accounts.require_user(actor.user)
+        checked, attempt = await self._check_password(user, request.current, address,
+                                                      "the current password is wrong")
+        new_hash = await self._slow(self._passwords, accounts.hash_password, request.new)
+        await run_in_threadpool(self._set_password, user, attempt, checked, new_hash, token)
+        self._tokens = {kept: memory for kept, memory in self._tokens.items() if kept == token}
+
+    def _set_password(self, user: User, attempt: list[int], checked: str, new_hash: str, token: str | None) -> None:
+        with self.db.write() as session:
+            accounts.forgive(session, attempt)
+            accounts.set_password(session, user, checked, new_hash, keep=token)
+
+    async def change_email(self, actor: Actor, request: EmailChange, address: str) -> UserOut:
+        user = accounts.require_user(actor.user)
+        checked, attempt = await self._check_password(user, request.password, address, "the password is wrong")
+        changed = await run_in_threadpool(self._set_email, user, attempt, checked, request.email)
+        self._tokens.clear()  # the remembered user carries the old address
+        return changed
+
+    def _set_email(self, user: User, attempt: list[int], checked: str, email: str | None) -> UserOut:
+        with self.db.write() as session:
+            accounts.forgive(session, attempt)
+            changed = accounts.set_email(session, user, checked, email)
+            return UserOut(name=changed.name, email=changed.email)
+
+    def request_reset(self, request: ResetRequest) -> None:
+        """E-mail a one-time link that sets a new password, if an account with that name or address has
+        an e-mail address. The answer is the same either way: it must not tell who has an account."""
+        if not self.mailer.enabled:
+            raise Conflict("this server sends no e-mail, so it cannot reset a password; ask the people who run it")
+        with self.db.write() as session:
+            user = accounts.user_for_reset(session, request.name_or_email)
+            if user is None or not user.email:
+                return
+            token = accounts.issue_reset(session, user)
+            address, name = user.email, user.name
+        link = f"{self.settings.public_url}/reset#{token}"
+        self.mailer.send(address, "Your boardlab password",
+                         f"Someone (you, we hope) asked to set a new password for {name} on "
+                         f"{self.settings.public_url}.\n\nSet a new password: {link}\n\nThe link works once, "
+                         f"within {accounts.RESET_MINUTES} minutes. If you did not ask, ignore this message: "
+                         f"your password stays as it is.\n")
+
+    async def confirm_reset(self, request: ResetConfirm) -> TokenOut:
+        """Set a new password with an e-mailed token: the token is checked first (so a mistyped one costs no
+        hashing), the new password hashed outside any transaction, then the token used, once."""
+        await run_in_threadpool(self._valid_reset, request.token)
+        new_hash = await self._slow(self._passwords, accounts.hash_password, request.password)
+        out = await run_in_threadpool(self._reset, request.token, new_hash)
+        self._tokens.clear()
+        return out
+
+    def _valid_reset(self, token: str) -> None:
+        with self.db.read() as session:
+            accounts.valid_reset(session, token)
+
+    def _reset(self, token: str, new_hash: str) -> TokenOut:
+        with self.db.write() as session:
+            user = accounts.reset_password(session, token, new_hash)
+            token = accounts.issue_token(session, user, "session")
+            return TokenOut(user=user.name, token=token, kind="session")
 
     # -- games ----------------------------------------------------------------------------------
 
@@ -272,10 +377,28 @@ class GameService:
         return self._change(actor, game_id, None, "declined", lambda s: play.decline(s, actor, game_id))
 
     def resign(self, actor: Actor, game_id: int, seat: int | None) -> GameOut:
-        return self._change(actor, game_id, seat, "resigned", lambda s: play.resign(s, actor, game_id, seat))
+        return self._change(actor, game_id, seat, "resigned",
+                            lambda s: play.resign(s, actor, game_id, seat, self.cache))
 
     def draw(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
-        return self._change(actor, game_id, seat, "draw", lambda s: play.draw(s, actor, game_id, action, seat))
+        return self._change(actor, game_id, seat, "draw",
+                            lambda s: play.draw(s, actor, game_id, action, seat, self.cache))
+
+    def rematch(self, actor: Actor, game_id: int) -> CreatedGameOut:
+        """The rematch of a finished game (offered now, or the one offered already, accepted)."""
+        with self.db.write() as session:
+            created = play.rematch(session, actor, game_id)
+            old = play.get_game(session, game_id)
+            self._stage(session, created.row)
+            self._stage(session, old)
+        row = created.row
+        self.cache.put(row, created.state)
+        self._after(old, self._state_after(old), "rematch")
+        self._after(row, created.state, "created" if created.invitations or row.status == "challenge" else "accepted")
+        links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
+                 for seat, token in created.invitations.items()}
+        viewer = Actor(actor.user, actor.seat_tokens + tuple(created.invitations.values()))
+        return CreatedGameOut(game=self.show(viewer, row.id), invitations=created.invitations, links=links)
 
     def undo(self, actor: Actor, game_id: int, action: str, seat: int | None) -> GameOut:
         return self._change(actor, game_id, seat, "undo",
@@ -329,6 +452,7 @@ class GameService:
                 record.result, record.termination = row.result, row.termination
                 if row.loser is not None:
                     record.tags["loser"] = f"seat {row.loser}"
+                record.tags["outcome"] = views.ending(row, [state.seat_label(s.seat) for s in row.seats])
             else:
                 record = records.GameRecord.from_view(state.view(viewer), players=players, started=started,
                                                       tags=tags)
@@ -344,8 +468,7 @@ class GameService:
             open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
             challenges = session.scalars(select(GameRow).where(GameRow.status == "challenge", open_seat)
                                          .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
-            playing = session.scalars(select(GameRow).where(GameRow.status == "active")
-                                      .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
+            playing = lists.watch(session, LIST_LIMIT)
             return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
                             my_games=self._my_games(session, actor),
                             watch=[self._summary(r, actor) for r in playing])
@@ -373,6 +496,46 @@ class GameService:
         invited = actor.user is not None and row.status == "challenge" and any(
             s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in row.seats)
         return views.summary(row, held, invited)
+
+    def archive(self, actor: Actor, query: lists.ArchiveQuery) -> ArchiveOut:
+        with self.db.read() as session:
+            rows, total = lists.archive(session, query, actor.user)
+            pages = max(1, -(-total // lists.PER_PAGE))
+            return ArchiveOut(games=[self._summary(r, actor) for r in rows], page=max(1, query.page), pages=pages,
+                              total=total)
+
+    def profile(self, actor: Actor, name: str) -> ProfileOut:
+        with self.db.read() as session:
+            user = lists.user_named(session, name)
+            connection = session.connection()
+            found = []
+            for game, rating, deviation, games in ratings.of_user(connection, user.id):
+                points = [RatingPointOut(game_id=game_id, at=views.utc(at) or at, before=before, after=after)
+                          for game_id, before, after, at in ratings.history(connection, user.id, game)]
+                found.append(RatingOut(game=game, game_name=info(game).name, rating=rating, deviation=deviation,
+                                       provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games,
+                                       history=points))
+            rows, total = lists.archive(session, lists.ArchiveQuery(player=user.name), actor.user, per_page=10)
+            return ProfileOut(name=user.name, joined=views.utc(user.created_at) or user.created_at, ratings=found,
+                              recent=[self._summary(r, actor) for r in rows], finished=total)
+
+    def leaderboard(self, game: str, limit: int = 100) -> LeaderboardOut:
+        game_id = info(game).id
+        with self.db.read() as session:
+            leaders = ratings.leaders(session.connection(), game_id, limit)
+            names = dict(session.execute(select(User.id, User.name).where(User.id.in_([u for u, *_ in leaders]))).all())
+            return LeaderboardOut(game=game_id, game_name=info(game_id).name, players=[
+                LeaderOut(rank=rank, name=names[user], rating=rating, deviation=deviation,
+                          provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games)
+                for rank, (user, rating, deviation, games) in enumerate(leaders, start=1)])
+
+    def status(self) -> ServerStatusOut:
+        return ServerStatusOut(rules_ready=dict(self.warmup.ready))
+
+    def _warm_search(self, game_id: str) -> Future[Any] | None:
+        if self._closing:
+            return None
+        return self.ai.submit(ai.choose, ai.Job(game_id, {}, None, [], 0, "level1", 0))
 
     # -- hints ----------------------------------------------------------------------------------
 
@@ -498,6 +661,12 @@ class GameService:
             ended += self._time_out(game_id, version, at)
         for game_id in waiting:
             self.request_ai(game_id)
+        if self.settings.guest_days and at >= self._next_expiry:
+            self._next_expiry = at + timedelta(minutes=10)
+            with self.db.write() as session:
+                gone = lists.expire_guest_games(session, at - timedelta(days=self.settings.guest_days))
+            if gone:
+                log.info("deleted %d abandoned guest game(s)", gone)
         return ended
 
     def _time_out(self, game_id: int, version: int, at: Any) -> int:
@@ -506,7 +675,8 @@ class GameService:
             # The conditional part: finished once, by whichever worker sees this version first.
             if row.status != "active" or row.version != version or row.deadline is None or row.deadline > at:
                 return 0
-            play.timeout(row, at)
+            play.timeout(row, at, play.current_state(session, row, self.cache))
+            ratings.settle(session.connection(), row, at)
             self._stage(session, row)
         self._after(row, self._state_after(row), "timeout")
         return 1

@@ -7,7 +7,7 @@ request would.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -16,7 +16,7 @@ from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
-from boardlab.server.play import TIMEOUT, game_of, seat_name, time_control
+from boardlab.server.play import game_of, outcome_of, seat_name, time_control
 from boardlab.server.schemas import (
     ClockOut,
     GameOut,
@@ -42,7 +42,8 @@ def time_out(row: GameRow) -> TimeOut:
 def seats_out(row: GameRow, view: View | None) -> list[SeatOut]:
     game = game_of(row)
     return [SeatOut(seat=s.seat, kind=s.kind, name=seat_name(s), accepted=s.accepted,
-                    label=game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat))
+                    label=game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat),
+                    rating=s.rating, rating_change=s.rating_change)
             for s in row.seats]
 
 
@@ -70,7 +71,8 @@ def describe(row: GameRow, view: View, end_reason: str | None = None) -> str:
     if row.status == "declined":
         return "The challenge was declined."
     if row.status == "finished" and row.result is not None:
-        ended = _ending(row, label, end_reason if end_reason is not None else view.end_reason)
+        reason = end_reason if end_reason is not None else view.end_reason
+        ended = f"Game over: {ending(row, [label(s.seat) for s in row.seats], reason)}."
         if view.ply < row.ply and view.to_move is not None:  # a step back through a finished game
             return f"After move {view.ply} of {row.ply}: {label(view.to_move)} to move. {ended}"
         return ended
@@ -80,24 +82,33 @@ def describe(row: GameRow, view: View, end_reason: str | None = None) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def move_out(ply: int, seat: int, text: str, at: datetime, seconds: float) -> MoveOut:
+def move_out(ply: int, seat: int, label: str, text: str, at: datetime, seconds: float) -> MoveOut:
     """One entry of a move list. Every answer lists every move so far, and a game's moves do not change:
     each entry is made once and shared (a model depends only on these values, and none is changed once
     made), so that a move does not cost more as the game gets longer."""
-    return MoveOut(ply=ply, seat=seat, text=text, at=utc(at) or at, seconds=seconds)
+    return MoveOut(ply=ply, seat=seat, label=label, text=text, at=utc(at) or at, seconds=seconds)
 
 
-def _ending(row: GameRow, label: Callable[[int], str], reason: str | None) -> str:
-    assert row.result is not None
-    winners = " and ".join(label(s) for s, score in enumerate(row.result) if score == 1)
-    if row.termination == "resignation" and row.loser is not None:
-        return f"Game over: {label(row.loser)} resigned; {winners} won."
-    if row.termination == TIMEOUT and row.loser is not None:
-        return f"Game over: {label(row.loser)} ran out of time; {winners} won."
-    if row.termination == "agreement":
-        return "Game over: drawn by agreement."
-    how = f" by {reason}." if reason else "."
-    return f"Game over: {winners} won{how}" if winners else f"Game over: drawn{how}"
+def ending(row: GameRow, labels: list[str], reason: str | None = None) -> str:
+    """How the finished game in ``row`` ended, in one sentence (:func:`boardlab.outcome.outcome_sentence`):
+    as written when it ended, or, for a game finished before the server wrote it, made now."""
+    return row.outcome or outcome_of(row, labels, reason)
+
+
+def mover_labels(state: State, count: int) -> list[str]:
+    """What the rules called the mover of each of the first ``count`` moves, when it was made (HMDG's
+    seats are A and B until the side choice, x and o after it; an earlier move keeps its name). A
+    label is public (whoever plays x is known to all), so the positions' own data may tell it."""
+    labels: list[str] = []
+    position = state
+    game = state.game
+    while position.previous is not None:
+        before = position.previous
+        mover = before.to_move
+        labels.append(game.seat_label(before.data, mover) if mover is not None else "")
+        position = before
+    labels.reverse()
+    return labels[:count]
 
 
 def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any],
@@ -116,11 +127,19 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
                     + [legal_move.text]
     # Under perfect information the view is the state, whose moves already carry their text.
     history = view.state.history() if game.info.perfect_information else view.history()
-    moves = [move_out(m.ply, m.seat, history[m.ply].text, m.at, m.seconds) for m in move_rows if m.ply < len(history)]
+    labels = mover_labels(state, len(history))
+    moves = [move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
+             for m in move_rows if m.ply < len(history)]
     result = list(view.result) if view.result is not None else None
+    last = view.last_move
+    before = state.previous
+    said = None
+    if last is not None and before is not None and before.to_move is not None:
+        said = game.move_words(before.data, game.seat_label(before.data, before.to_move), last.text)
     return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
                    position=view.to_text(), board=str(view), description=describe(row, view, end_reason),
-                   legal_moves=legal, move_steps=steps, moves=moves, result=result, end_reason=view.end_reason)
+                   legal_moves=legal, move_steps=steps, moves=moves, last_move=said, result=result,
+                   end_reason=view.end_reason)
 
 
 def position_at(row: GameRow, state: State, at_ply: int | None) -> State:
@@ -142,8 +161,10 @@ def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move
     return GameOut(
         id=row.id, game=row.game, game_name=game_of(row).name, variant=row.variant, options=row.options,
         rules_version=row.rules_version, perfect_information=game_of(row).info.perfect_information,
+        notation=game_of(row).notation,
         status=row.status,  # type: ignore[arg-type]
         ply=row.ply, to_move=row.to_move, result=row.result, termination=row.termination, loser=row.loser,
+        outcome=_outcome(row, state.view(seat)), rated=row.rated, private=row.private, rematch=row.rematch,
         seats=seats_out(row, state.view(seat)), time=time_out(row), clocks=clocks_out(row, at),
         deadline=utc(row.deadline), draw_offers=list(row.draw_offers or []), undo_request=row.undo_request,
         created_at=utc(row.created_at) or row.created_at, started_at=utc(row.started_at),
@@ -152,9 +173,18 @@ def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move
     )
 
 
+def _outcome(row: GameRow, view: View | None) -> str | None:
+    if row.status != "finished" or row.result is None:
+        return None
+    game = game_of(row)
+    return ending(row, [game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat)
+                        for s in row.seats])
+
+
 def summary(row: GameRow, held: list[int], invited: bool) -> GameSummary:
     return GameSummary(
         id=row.id, game=row.game, game_name=game_of(row).name, status=row.status, ply=row.ply, to_move=row.to_move,
         seats=seats_out(row, None), time=time_out(row), deadline=utc(row.deadline), result=row.result,
-        termination=row.termination, created_at=utc(row.created_at) or row.created_at, your_seats=held,
+        termination=row.termination, outcome=_outcome(row, None), rated=row.rated,
+        created_at=utc(row.created_at) or row.created_at, finished_at=utc(row.finished_at), your_seats=held,
         your_turn=row.status == "active" and row.to_move in held, invited=invited)

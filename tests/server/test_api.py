@@ -180,7 +180,9 @@ def test_resign_and_draw_by_agreement(sqlite_api: Api) -> None:
     assert api.client.post(f"/api/games/{game_id}/resign", headers=api.user("cat")).status_code == 403
     resigned = api.client.post(f"/api/games/{game_id}/resign", headers=api.user("bob")).json()
     assert resigned["result"] == [1.0, 0.0] and resigned["termination"] == "resignation" and resigned["loser"] == 1
-    assert "o resigned" in resigned["view"]["description"]
+    assert resigned["view"]["description"] == "Game over: ann (x) won (bob (o) resigned)."
+    assert resigned["outcome"] == "ann (x) won (bob (o) resigned)"
+    assert drawn["outcome"] == "Draw by agreement"
     record = api.client.get(f"/api/games/{game_id}/record").json()
     assert record["termination"] == "resignation" and record["tags"]["loser"] == "seat 1"
 

@@ -34,8 +34,13 @@ def test_two_people_play_by_mail(sqlite_url: str, tmp_path: Path, monkeypatch: p
     with LiveServer(settings_for(sqlite_url)) as server:
         ann = Remote(server.url, tmp_path / "ann", monkeypatch, capsys)
         bob = Remote(server.url, tmp_path / "bob", monkeypatch, capsys)
-        assert ann("register", "ann", stdin="a long password\n")[0] == 0
-        assert bob("register", "bob", stdin="bob's password\n")[0] == 0
+        # The password is asked twice; two that differ register nobody.
+        cat = Remote(server.url, tmp_path / "cat", monkeypatch, capsys)
+        code, _, err = cat("register", "cat", stdin="one password\nanother password\n")
+        assert code == 2 and "the two passwords differ" in err
+        assert cat("login", "cat", stdin="one password\n")[0] == 2  # no such account
+        assert ann("register", "ann", stdin="a long password\na long password\n")[0] == 0
+        assert bob("register", "bob", stdin="bob's password\nbob's password\n")[0] == 0
         token_file = tmp_path / "ann" / "boardlab" / "remote.json"
         assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
         assert stat.S_IMODE(token_file.parent.stat().st_mode) == 0o700
@@ -62,9 +67,11 @@ def test_two_people_play_by_mail(sqlite_url: str, tmp_path: Path, monkeypatch: p
         assert ann("resign", "1")[0] == 0
         watched, _ = watcher.communicate(timeout=60)
         assert watcher.returncode == 0
-        assert "2. o: a1" in watched and "x resigned" in watched
+        assert "2. o: a1" in watched and "bob (o) won (ann (x) resigned)" in watched
+        assert "bob (o) won (ann (x) resigned)" in ann("games")[1]
         record = json.loads(ann("record", "1")[1])
         assert record["moves"] == ["b2", "a1"] and record["termination"] == "resignation"
+        assert record["tags"]["outcome"] == "bob (o) won (ann (x) resigned)"  # the record's summary, in words
         code, _, err = Remote(server.url, tmp_path / "nobody", monkeypatch, capsys)("challenge", "ndengrod", "ann")
         assert code == 2 and "log in first" in err
 

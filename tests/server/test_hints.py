@@ -112,7 +112,7 @@ def test_a_step_back_through_a_finished_game_says_where_and_how_it_ended(sqlite_
     record = records.GameRecord.from_state(state, players=["x", "y"]).to_dict()
     game_id = _opened(api, record)
     final = api.show(game_id)["view"]["description"]
-    assert final == f"Game over: x won by {state.view(None).end_reason}."
+    assert final == f"Game over: guest (x) won by {state.view(None).end_reason}."  # the seats are guests here
     total = len(state.history())
     earlier = api.show(game_id, ply=1)["view"]["description"]
     assert earlier == f"After move 1 of {total}: o to move. {final}"
@@ -121,9 +121,9 @@ def test_a_step_back_through_a_finished_game_says_where_and_how_it_ended(sqlite_
     record = records.GameRecord.from_state(resigned, players=["x", "y"]).to_dict()
     record.update(result=[1, 0], termination="resignation")
     game_id = _opened(api, record)
-    assert api.show(game_id)["view"]["description"] == "Game over: o resigned; x won."
+    assert api.show(game_id)["view"]["description"] == "Game over: guest (x) won (guest (o) resigned)."
     assert api.show(game_id, ply=0)["view"]["description"] == \
-        "After move 0 of 2: x to move. Game over: o resigned; x won."
+        "After move 0 of 2: x to move. Game over: guest (x) won (guest (o) resigned)."
 
 
 def test_a_hint_is_searched_on_the_asking_seats_view_only() -> None:

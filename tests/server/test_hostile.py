@@ -46,6 +46,13 @@ STRING_FIELDS = [
     ("/api/games/{game}/moves", '{"ply": 0, "move": @}'),
     ("/api/games/{game}/draw", '{"action": @}'),
     ("/api/games/{game}/undo", '{"action": @}'),
+    ("/api/password", '{"current": @, "new": "a new password"}'),
+    ("/api/password", '{"current": "correct horse", "new": @}'),
+    ("/api/email", '{"password": @, "email": null}'),
+    ("/api/email", '{"password": "correct horse", "email": @}'),
+    ("/api/password-reset", '{"name_or_email": @}'),
+    ("/api/password-reset/confirm", '{"token": @, "password": "a new password"}'),
+    ("/api/password-reset/confirm", '{"token": "abcdefghijklmnopqrstuvwxyz", "password": @}'),
 ]
 NUMBER_FIELDS = [
     ("/api/games", '{"game": "ndengrod", "time": {"kind": "live", "minutes": @}}'),
@@ -108,7 +115,7 @@ def test_nan_and_infinity_anywhere_are_refused_with_a_422(api: Api) -> None:
 def test_a_refused_field_is_named_with_what_it_accepts_and_the_input_is_not_repeated(api: Api) -> None:
     game_id = api.pair("ndengrod", SMALL)
     detail = refused(send(api, "/api/games", f'{{"game": "ndengrod", "time": {{"kind": "{MARK}"}}}}', game_id),
-                     "body.time.kind", "'correspondence' or 'live'")
+                     "body.time.kind", "'correspondence', 'live' or 'untimed'")
     assert detail.count(";") == 0
     answer = send(api, "/api/games", '{"game": "ndengrod", "time": {"kind": "live", "minutes": 9999}}', game_id)
     refused(answer, "body.time.minutes", "less than or equal to 600")
@@ -223,6 +230,15 @@ def test_a_cookie_signed_request_from_another_sites_page_is_refused(browser_like
         assert post("/api/logout", headers=headers).status_code == 403
     shown = api.show(int(game.rsplit("/", 1)[1]))
     assert shown["status"] == "active" and shown["draw_offers"] == []  # nothing was done
+    # Nor the account's own changes, nor a rematch.
+    for path, body in (("/api/password", {"current": PASSWORD, "new": "evil's password"}),
+                       ("/api/email", {"password": PASSWORD, "email": "eve@evil.example"}),
+                       ("/api/password-reset", {"name_or_email": "bob"}),
+                       ("/api/password-reset/confirm", {"token": "a" * 43, "password": "evil's password"}),
+                       (f"{game}/rematch", None)):
+        for headers in ({"Origin": "https://evil.example"}, {}):
+            assert post(path, json=body, headers=headers).status_code == 403, (path, headers)
+    assert api.client.get("/api/me").json() == {"name": "bob", "email": None}
     # Logging in from another site's page (to sign the victim's browser into the attacker's account) neither.
     assert post("/api/login", json={"name": "ann", "password": PASSWORD},
                 headers={"Origin": "https://evil.example"}).status_code == 403

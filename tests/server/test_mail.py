@@ -48,7 +48,7 @@ def test_notices_are_mailed_when_smtp_is_configured(sqlite_url: str) -> None:
             assert "Your turn in game 1" in turn and "The last move: b2" in turn and "b- . x . . /" in turn
             client.post(f"/api/games/{game['id']}/resign", headers=api.user("bob"))
             wait_for(lambda: len(inbox.to("ann@example.org")) == 2 and len(inbox.to("bob@example.org")) == 3)
-            assert "o resigned" in inbox.to("ann@example.org")[1]
+            assert "ann (x) won (bob (o) resigned)" in inbox.to("ann@example.org")[1]
             assert all(m["From"] == "games@example.org" for m in inbox.messages)
     finally:
         controller.stop()

@@ -27,7 +27,7 @@ def serve(db_url: str, folder: Path, port: int, workers: int = 1) -> Iterator[su
     """``boardlab serve`` in a subprocess, ready to answer."""
     log = open(folder / f"serve-{port}-{time.monotonic_ns()}.log", "wb")  # noqa: SIM115
     process = subprocess.Popen([sys.executable, "-m", "boardlab", "serve", "--db", db_url, "--port", str(port),
-                                "--workers", str(workers), "--log-level", "warning"],
+                                "--workers", str(workers), "--log-level", "warning", "--no-warm-up"],
                                cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 90

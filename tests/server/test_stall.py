@@ -17,11 +17,14 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from boardlab import records
 from boardlab.core.state import State
 from boardlab.server import accounts
 from boardlab.server.accounts import FAILURES_ALLOWED
+from boardlab.server.models import User
+from boardlab.server.service import SlowPool
 from tests.server.conftest import PASSWORD, Api, LiveServer, settings_for
 from tests.server.test_hostile import long_game
 
@@ -188,3 +191,95 @@ def test_a_right_password_is_not_counted_as_a_failure(sqlite_api: Api) -> None:
     assert login("ann", "wrong") == 401
     assert login("ann", PASSWORD) == 429
     assert login("nobody", "wrong") == 429  # the address's limit, too
+
+
+# -- the account's other password checks: a new password, a new e-mail address, a reset ------------
+
+
+def reset_token(server: LiveServer, name: str) -> str:
+    """A password reset link's token for ``name``, as the e-mail would carry it."""
+    with server.app.state.service.db.write() as session:
+        user = session.scalar(select(User).where(User.name == name))
+        assert user is not None
+        return accounts.issue_reset(session, user)
+
+
+@pytest.mark.parametrize(("path", "slow"), [("/api/password", "password_matches"), ("/api/password", "hash_password"),
+                                            ("/api/email", "password_matches"),
+                                            ("/api/password-reset/confirm", "hash_password")])
+def test_a_password_change_checks_and_hashes_holding_up_no_move(db_url: str, monkeypatch: pytest.MonkeyPatch,
+                                                                 path: str, slow: str) -> None:
+    with served(db_url) as (server, client, api, game_id), ThreadPoolExecutor(1) as pool:
+        body: dict[str, Any] = {"/api/password": {"current": PASSWORD, "new": "a new password"},
+                                "/api/email": {"password": PASSWORD, "email": "bob@example.org"},
+                                "/api/password-reset/confirm": {"password": "a new password"}}[path]
+        if path.endswith("confirm"):
+            body["token"] = reset_token(server, "bob")
+        gate = Gate(getattr(accounts, slow))
+        monkeypatch.setattr(accounts, slow, gate)
+        started = pool.submit(client.post, path, json=body, headers=api.user("bob"))
+        move_meanwhile(client, api, game_id, gate, started)
+        assert started.result().status_code in (200, 204), started.result().text
+        assert gate.calls == 1
+        if path != "/api/email":  # the new password is the one that works now
+            client.cookies.clear()  # the reset signed this client in as a browser: it signs with tokens
+            login = client.post("/api/login", json={"name": "bob", "password": "a new password", "kind": "api"})
+            assert login.status_code == 200, login.text
+
+
+def test_wrong_current_passwords_sent_at_once_are_checked_no_more_than_the_limit(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Changing the password (or the address) asks for the current one: a guess at it is a login attempt,
+    counted before it is checked, on the same limit, so a stolen session cannot try more."""
+    checked = Gate(accounts.password_matches)
+    checked.open()
+    monkeypatch.setattr(accounts, "password_matches", checked)
+    with LiveServer(settings_for(db_url)) as server:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            ann = Api(client).user("ann")
+        barrier = threading.Barrier(30)
+
+        def guess(number: int) -> int:
+            with httpx.Client(base_url=server.url, timeout=120) as own:
+                barrier.wait()
+                path, body = (("/api/password", {"current": f"wrong {number}", "new": "a new password"})
+                              if number % 2 else ("/api/email", {"password": f"wrong {number}", "email": None}))
+                return own.post(path, json=body, headers=ann).status_code
+
+        with ThreadPoolExecutor(30) as pool:
+            statuses = list(pool.map(guess, range(30)))
+        assert sorted(statuses) == [401] * FAILURES_ALLOWED + [429] * (30 - FAILURES_ALLOWED)
+        assert checked.calls == FAILURES_ALLOWED
+        # Logging in is refused too, unchecked: it is the same limit.
+        right = httpx.post(f"{server.url}/api/login", json={"name": "ann", "password": PASSWORD}, timeout=60)
+        assert right.status_code == 429
+        right = httpx.post(f"{server.url}/api/password", json={"current": PASSWORD, "new": "a new password"},
+                           headers=ann, timeout=60)
+        assert right.status_code == 429
+        assert checked.calls == FAILURES_ALLOWED
+
+
+def test_a_password_changed_meanwhile_is_not_overwritten(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two changes checked against the same current password: the one written second finds the password
+    changed since its check, and is refused (409) rather than setting a password from a stale check."""
+    hashed = accounts.hash_password
+    first = Gate(hashed)
+    monkeypatch.setattr(accounts, "hash_password",
+                        lambda password: first(password) if password == "first new password" else hashed(password))
+    with LiveServer(settings_for(sqlite_url)) as server, ThreadPoolExecutor(1) as pool, \
+            httpx.Client(base_url=server.url, timeout=LIVELY) as client:
+        ann = Api(client).user("ann")
+        server.app.state.service._passwords = SlowPool(2, "two-at-once")  # the machine may allow one
+        slow = pool.submit(client.post, "/api/password", json={"current": PASSWORD, "new": "first new password"},
+                           headers=ann)
+        assert first.entered.wait(LIVELY)
+        fast = client.post("/api/password", json={"current": PASSWORD, "new": "second new password"}, headers=ann)
+        assert fast.status_code == 204, fast.text
+        first.open()
+        late = slow.result()
+        assert late.status_code == 409 and "changed meanwhile" in late.json()["detail"]
+
+        def login(password: str) -> int:
+            return client.post("/api/login", json={"name": "ann", "password": password, "kind": "api"}).status_code
+
+        assert (login("second new password"), login("first new password")) == (200, 401)

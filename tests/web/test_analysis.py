@@ -51,7 +51,7 @@ def test_a_hot_seat_table_has_hints_and_agrees_a_draw_but_a_game_against_a_frien
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#draw")
     page.wait_for_selector("#status[data-status=finished]")
-    assert "drawn by agreement" in page.locator("#status").inner_text()
+    assert "Draw by agreement" in page.locator("#status").inner_text()
 
     # A game against a friend (an invitation link): this browser holds one seat only; no hint.
     game_id = new_game(page, server.url, "ndengrod", {}, opponent="link")
@@ -81,14 +81,15 @@ def test_an_uploaded_resigned_record_is_an_analysis_board_with_hints(server: Any
     page.wait_for_url(f"{server.url}/games/*")
     page.wait_for_selector("#status[data-status=finished]")
     page.wait_for_selector(IDLE)
-    assert page.locator("#status").inner_text() == "Game over: o resigned; x won."
+    assert page.locator("#status").inner_text() == "Game over: guest (x) won (guest (o) resigned)."
     caption = page.locator("#board svg").text_content()  # the board's own words agree: nobody's turn
-    assert "Game over: o resigned; x won." in caption and "your turn" not in caption
+    assert "Game over: guest (x) won (guest (o) resigned)." in caption and "your turn" not in caption
     # One move back: the page says where it is and how the game ended, and the computer analyses it.
     page.click("#moves button[data-ply='1']")
     page.wait_for_selector("#board[data-ply='1']")
     page.wait_for_selector(IDLE)
-    assert page.locator("#status").inner_text() == "After move 1 of 2: o to move. Game over: o resigned; x won."
+    assert page.locator("#status").inner_text() == \
+        "After move 1 of 2: o to move. Game over: guest (x) won (guest (o) resigned)."
     caption = page.locator("#board svg").text_content()
     assert "o to move (seat 1), ply 1" in caption and "your turn" not in caption
     # The move list still holds every move, the one shown marked: the next position is a click away.

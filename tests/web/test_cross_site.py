@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from tests.server.conftest import PASSWORD
 from tests.web.conftest import watch_policy
 from tests.web.play import IDLE, click_once
+from tests.web.test_two_people import register
 
 
 @contextmanager
@@ -50,12 +50,7 @@ def other_site(page_html: str) -> Iterator[str]:
 
 
 def sign_up(page: Any, url: str, name: str) -> None:
-    page.goto(url + "/")
-    page.fill("#login [name=name]", name)
-    page.fill("#login [name=password]", PASSWORD)
-    page.click("#login button[value=register]")
-    page.wait_for_selector("#logged-in:not([hidden])")
-    assert name in page.locator("#me").inner_text()
+    register(page, url, name)  # the home page's registration form (name, password twice)
 
 
 def test_signed_in_people_play_and_another_sites_page_cannot_act_for_them(server: Any, browser: Any) -> None:

@@ -35,4 +35,31 @@ def test_a_guests_games_are_listed_with_those_waiting_for_this_browser_first(ser
     assert "your turn" in first.inner_text() and "Ndengrod" in first.inner_text()
     assert first.get_attribute("class") == "waiting"
     assert "your turn" not in page.locator(f"#my-games li[data-game='{theirs}']").inner_text()
-    assert "finished (resignation)" in page.locator(f"#my-games li[data-game='{over}']").inner_text()
+    assert "guest (o) won (guest (x) resigned)" in page.locator(f"#my-games li[data-game='{over}']").inner_text()
+
+
+def test_play_waits_while_the_server_prepares_the_rules_and_says_so(server: Any, context: Any) -> None:
+    """The server's warm-up is tested in tests/server/test_site.py; here the page's side: while
+    /api/status says a game's rules are not ready, the button waits and the page says why."""
+    answers = {"asked": 0}
+
+    def status(route: Any) -> None:
+        answers["asked"] += 1
+        if answers["asked"] <= 2:
+            route.fulfill(status=200, content_type="application/json",
+                          body=json.dumps({"rules_ready": {"mobiatus": False}}))
+        else:
+            route.continue_()
+
+    page = context.new_page()
+    page.route("**/api/status", status)
+    page.goto(server.url + "/")
+    page.select_option("#quick [name=game]", "mobiatus")
+    page.select_option("#quick [name=level]", "level1")
+    page.click("#quick button[type=submit]")
+    page.wait_for_selector("#preparing:has-text('Preparing the rules of Möbiatus')")
+    assert page.locator("#play-now").is_disabled() and page.locator("#play-now").inner_text() == "Preparing the rules…"
+    page.wait_for_url(f"{server.url}/games/*")
+    assert answers["asked"] >= 3
+    game = httpx.get(server.url + "/api" + page.url.split(server.url)[1]).json()
+    assert game["game"] == "mobiatus" and game["time"]["kind"] == "untimed"

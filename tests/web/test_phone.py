@@ -14,6 +14,7 @@ from tests.web.play import IDLE
 
 PHONE = {"width": 390, "height": 844}
 READABLE_PX = 13.5  # the render layer sets captions at 14 px at the width the page asks for
+BOARD_TEXT_PX = 12.0  # every other text on a board (coordinates, a piece's numbers) at least this
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("ndengrod", {}), ("gtbm", {}), ("horsmeier", {}), ("mynd", {"players": 3, "size": 9}), ("mobiatus", {}),
     ("hmdg", {}),
@@ -36,7 +37,12 @@ MEASURE = """() => {
   const captions = [...svg.querySelectorAll(".status text, .legend text, .seam-note text")];
   const sizes = captions.map((text) => parseFloat(text.getAttribute("font-size")) * scale);
   const screen = svg.getBoundingClientRect();
-  return {outside, captions: captions.length, smallest: Math.min(...sizes), left: screen.left,
+  const small = [];
+  for (const text of svg.querySelectorAll("text")) {
+    const size = parseFloat(text.getAttribute("font-size") || getComputedStyle(text).fontSize) * scale;
+    if (text.textContent.trim() && size < 12.0) small.push(`${text.textContent} (${size.toFixed(1)} px)`);
+  }
+  return {outside, small, captions: captions.length, smallest: Math.min(...sizes), left: screen.left,
           right: screen.right, screen: window.innerWidth,
           weights: [...new Set(captions.map((text) => getComputedStyle(text).fontWeight))]};
 }"""
@@ -62,13 +68,17 @@ def guest_game(url: str, game: str, options: dict[str, Any], moves: int) -> tupl
     return game_id, tokens["0"]
 
 
-def check_board(page: Any, where: str) -> None:
+def check_board(page: Any, where: str, board_text: bool = True) -> None:
+    """Captions fit and read; ``board_text``: the board's own text too (the layout a phone is shown
+    first; a wider layout chosen on a phone keeps its proportions)."""
     measured = page.evaluate(MEASURE)
     assert not measured["outside"], f"{where}: text beyond the picture's edge: {measured['outside']}"
     assert measured["left"] >= 0 and measured["right"] <= measured["screen"], f"{where}: the picture is wider " \
         f"than the screen ({measured['left']}..{measured['right']} of {measured['screen']})"
     assert measured["captions"] > 0, f"{where}: no caption found"
     assert measured["smallest"] >= READABLE_PX, f"{where}: captions set at {measured['smallest']:.1f} px"
+    small = measured["small"][:8]
+    assert not board_text or not small, f"{where}: board text under {BOARD_TEXT_PX:g} px: {small}"
     # The page's own styles must not reach into the picture (bold type is wider than the lines were broken for).
     assert measured["weights"] == ["400"], f"{where}: caption weights {measured['weights']}"
 
@@ -86,11 +96,13 @@ def test_every_caption_fits_a_phone_and_reads_at_its_size(server: Any, browser: 
         page.wait_for_selector("#board svg")
         page.wait_for_selector(IDLE)
         check_board(page, f"{game}, the page's layout")
+        first = page.eval_on_selector("#layout", "select => select.value") if page.locator("#layout option").count() \
+            else None
         layouts = page.eval_on_selector_all("#layout option", "options => options.map(o => o.value)")
         for layout in layouts:
             page.select_option("#layout", layout)
             page.wait_for_selector(IDLE)
-            check_board(page, f"{game}, layout {layout}")
+            check_board(page, f"{game}, layout {layout}", board_text=layout == first)
         # A finished game's caption says how it ended, in words the server knows (a resignation).
         httpx.post(f"{server.url}/api/games/{game_id}/resign", headers={"X-Seat-Token": token},
                    timeout=60).raise_for_status()
@@ -100,6 +112,9 @@ def test_every_caption_fits_a_phone_and_reads_at_its_size(server: Any, browser: 
         captions = page.eval_on_selector_all("#board svg .status text, #board svg .legend text",
                                              "texts => texts.map(t => t.textContent).join(' ')")
         assert "resigned" in captions, captions
+        if first is not None:
+            page.select_option("#layout", first)
+            page.wait_for_selector(IDLE)
         check_board(page, f"{game}, finished")
     finally:
         context.close()

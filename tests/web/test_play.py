@@ -47,7 +47,7 @@ def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any
     winners = [i for i, score in enumerate(shown) if score == 1]
     labels = [page.locator(f"#seats li[data-seat='{i}'] strong").inner_text() for i in winners]
     assert all(label in text for label in labels), (text, labels)
-    assert "drawn" in text if not winners else "won" in text
+    assert "Draw" in text if not winners else "won" in text
     assert errors == []
 
 

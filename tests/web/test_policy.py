@@ -20,7 +20,8 @@ def policy(response: httpx.Response) -> dict[str, str]:
 
 def test_every_answer_carries_the_security_headers(server: Any) -> None:
     paths = ["/", "/new", "/docs", "/games/1", "/rules", "/rules/hmdg", "/static/game.js", "/api/catalog",
-             "/openapi.json", "/api/games/999999", "/nowhere"]
+             "/openapi.json", "/api/games/999999", "/nowhere", "/account", "/reset", "/archive", "/leaderboard",
+             "/leaderboard/ndengrod", "/users/nobody", "/games/abc"]
     for path in paths:
         response = httpx.get(server.url + path)
         assert response.headers["x-content-type-options"] == "nosniff", path
@@ -40,7 +41,10 @@ def test_every_page_runs_under_the_policy(server: Any, browser: Any) -> None:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         for path in ["/", "/new", "/rules", *(f"/rules/{g.id}" for g in games()),
-                     *(f"/new?game={g.id}" for g in games())]:
+                     *(f"/new?game={g.id}" for g in games()),
+                     # The account's pages, the archive, the leaderboards, and the error pages.
+                     "/account", "/reset", "/archive", "/leaderboard", *(f"/leaderboard/{g.id}" for g in games()),
+                     "/users/nobody", "/games/99999", "/games/abc", "/rules/nonsense", "/nowhere"]:
             page.goto(server.url + path)
             page.wait_for_load_state("networkidle")
         page.goto(f"{server.url}/new?game=ndengrod")

@@ -55,6 +55,11 @@ _SQUARE = re.compile(r"[a-z]\d{1,2}")
 class Gtbm(Game):
     """GTBM with its options fixed."""
 
+    notation = (
+        'Moves: the square moved from and the square moved to, such as c3-d4 (also c3d4); a capture may '
+        'be marked c3-d4xd3.'
+    )
+
     turns_of_several_actions = False
 
     info = INFO

@@ -66,6 +66,12 @@ _TOKEN = re.compile(r"\(([xX])([oO])\)|\d+|.")
 class HiddenMoveDoubleGomoku(Game):
     """Hidden Move Double Gomoku with its options fixed."""
 
+    notation = (
+        'Moves: to start, A places an x on a point (e5) and B chooses x or o; then, on your turn, commit '
+        'a target and announce its row or column (e5/row, e5/col); answer an announcement with none, or '
+        'reveal and your hidden stones on that line (reveal e3 e7).'
+    )
+
     info = INFO
     plane_kinds = ("hidden", "revealed")
     plane_marks = ("closed", "target")
@@ -360,6 +366,34 @@ class HiddenMoveDoubleGomoku(Game):
         if phase != k.PH_RESPOND:
             return Move(text, path)
         return Move(f"{text}: {self.outcome(data, path[0])}", path)
+
+    def move_words(self, data: np.ndarray, label: str, text: str) -> str:
+        """A move in words: ``A placed the x stone on c3``, ``o announced row a``, ``x revealed nothing:
+        the stone is placed hidden`` (the public text of an answer is ``none: placed hidden``)."""
+        phase = int(data[k.F_PHASE])
+        if phase == k.PH_SETUP:
+            return f"{label} placed the x stone on {text}"
+        if phase == k.PH_CHOOSE:
+            return f"{label} chose to play {text}"
+        if phase == k.PH_COMMIT:
+            if text == "pass":
+                return f"{label} passed"
+            if "/" in text:  # the mover's own view: the target too
+                point, axis = text.split("/", 1)
+                return f"{label} aimed at {point} and announced its {'row' if axis.startswith('r') else 'column'}"
+            return f"{label} announced {text}"
+        answer, _, result = text.partition(": ")
+        revealed = "nothing" if answer == "none" else answer.removeprefix("reveal ")
+        first, _, rest = result.partition("; ")
+        if first == "placed hidden":
+            said = "the stone is placed hidden"
+        elif first.endswith(" placed"):
+            said = f"the stone stands on {first.removesuffix(' placed')}, revealed"
+        elif first.endswith(" failed"):
+            said = f"the move on {first.removesuffix(' failed')} failed"
+        else:
+            said = first
+        return f"{label} revealed {revealed}: {said}" + (f"; {rest}" if rest else "")
 
     def outcome(self, data: np.ndarray, action: int) -> str:
         """What everybody learns when the responder plays ``action``: the resolution, in words."""

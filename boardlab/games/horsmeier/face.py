@@ -77,6 +77,11 @@ _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 class Horsmeier(Game):
     """Horsmeier's strength race with its options fixed."""
 
+    notation = (
+        'Moves: the square moved from and the square moved to, such as f5-f6, or a square and a '
+        'direction n, e, s or w (f5n); pass.'
+    )
+
     turns_of_several_actions = False
 
     info = INFO

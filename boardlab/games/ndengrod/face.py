@@ -49,6 +49,11 @@ _CELL = re.compile(r"([a-z])(\d{1,2})")
 class Ndengrod(Game):
     """Ndengrod with its options fixed."""
 
+    notation = (
+        'Moves: a cell, such as d3 (the row letter, then the number of the / diagonal); pass; swap where '
+        'the swap rule is on.'
+    )
+
     turns_of_several_actions = False
 
     info = INFO

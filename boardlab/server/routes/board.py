@@ -112,8 +112,9 @@ def board(game_id: GameId, caller: Caller, service: Service,
     turn = None
     if ending is not None:  # a finished game: its end, or whose turn it was (nobody's to play now)
         turn = ending if shown is state else render.turn_text(shown.view(None))
+    # The page lists the moves beside the board itself: HMDG's picture need not repeat them.
     svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn,
-                           shown_at=width)
+                           shown_at=width, moves_listed=False)
     pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
     return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
                     clicked=list(kept), targets=[s for s in following.steps if s in cells],

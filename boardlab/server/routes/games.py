@@ -15,18 +15,23 @@ from starlette.concurrency import run_in_threadpool
 
 from boardlab.server.db import WriterBusy
 from boardlab.server.errors import ApiError
+from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.schemas import (
+    ArchiveOut,
     CreatedGameOut,
     CreateGameRequest,
     GameOut,
     GameSummary,
     HintOut,
     HintRequest,
+    LeaderboardOut,
     LobbyOut,
     MoveRequest,
     OfferRequest,
+    ProfileOut,
     SeatChoice,
+    ServerStatusOut,
     UndoRequest,
 )
 from boardlab.server.strict_json import StrictJsonRoute
@@ -100,6 +105,14 @@ def undo(game_id: GameId, body: UndoRequest, caller: Caller, service: Service) -
     return service.undo(caller, game_id, body.action, body.seat)
 
 
+@router.post("/games/{game_id}/rematch", response_model=CreatedGameOut, status_code=201)
+def rematch(game_id: GameId, caller: Caller, service: Service) -> CreatedGameOut:
+    """After a finished game, the same game again with the seats swapped (with three or four, each moved on
+    by one): its other players are challenged, computer seats play again. If a rematch is offered already,
+    this answers with it, and accepts it when it waits for you."""
+    return service.rematch(caller, game_id)
+
+
 @router.get("/games/{game_id}/record")
 def record(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery = None) -> dict[str, Any]:
     """The game as a boardlab JSON record: the referee's full record once the game is over; until then,
@@ -130,6 +143,39 @@ def lobby(caller: Caller, service: Service) -> LobbyOut:
     return service.lobby(caller)
 
 
+Name = Annotated[str | None, Query(max_length=64)]
+
+
+@router.get("/archive", response_model=ArchiveOut)
+def archive(caller: Caller, service: Service, player: Name = None,
+            game: Annotated[str | None, Query(max_length=32, description="a game id")] = None,
+            opponent: Name = None,
+            result: Annotated[Outcome | None, Query(description="the player's result (drawn alone without a "
+                                                                "player)")] = None,
+            page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> ArchiveOut:
+    """Finished games, the latest first, 20 a page: a player's, a game's, against an opponent, by result.
+    Games with no two people in them are listed only in their player's own archive, for them."""
+    return service.archive(caller, ArchiveQuery(player or None, game or None, opponent or None, result, page))
+
+
+@router.get("/users/{name}", response_model=ProfileOut)
+def profile(name: Annotated[str, Path(max_length=64)], caller: Caller, service: Service) -> ProfileOut:
+    """A player: their rating in each game they played rated (with its history) and their latest games."""
+    return service.profile(caller, name)
+
+
+@router.get("/leaderboard/{game}", response_model=LeaderboardOut)
+def leaderboard(game: Annotated[str, Path(max_length=32)], service: Service) -> LeaderboardOut:
+    """The best-rated players of a game (Glicko-2; those with a deviation over 110 are provisional)."""
+    return service.leaderboard(game)
+
+
+@router.get("/status", response_model=ServerStatusOut)
+def status(service: Service) -> ServerStatusOut:
+    """Whether each game's rules are ready: after a start the server compiles them in the background."""
+    return service.status()
+
+
 @router.get("/my/games", response_model=list[GameSummary])
 def my_games(caller: Caller, service: Service) -> list[GameSummary]:
     """The caller's games: those waiting for them (their turn, a challenge to answer) first."""
@@ -141,7 +187,10 @@ def my_games(caller: Caller, service: Service) -> list[GameSummary]:
                              "description": "Server-Sent Events: 'game' (the game as GameOut, from your seat's "
                                             "view) at once and after every change; 'end' when it is over"}})
 async def events(game_id: GameId, request: Request, caller: Caller, service: Service,
-                 seat: SeatQuery = None) -> StreamingResponse:
+                 seat: SeatQuery = None,
+                 after_end: Annotated[bool, Query(description="after the end, go on until a rematch is offered "
+                                                              "(the game page's Rematch)")] = False,
+                 ) -> StreamingResponse:
     first = await run_in_threadpool(service.show, caller, game_id, seat)  # 403/404 before the stream opens
 
     async def stream() -> AsyncIterator[str]:
@@ -149,14 +198,17 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
         queue = service.broker.subscribe(channel)
         try:
             yield f": boardlab worker {os.getpid()}\n\n"  # a comment (clients skip it): which process serves
-            out, sent = first, -1
+            out, sent, ended = first, -1, False
             while True:
                 if out.version != sent:
                     sent = out.version
                     yield f"id: {out.version}\nevent: game\ndata: {out.model_dump_json()}\n\n"
                 if out.status in ("finished", "declined"):
-                    yield f"event: end\ndata: {json.dumps({'status': out.status})}\n\n"
-                    return
+                    if not ended:
+                        ended = True
+                        yield f"event: end\ndata: {json.dumps({'status': out.status})}\n\n"
+                    if not after_end or out.status == "declined" or out.rematch is not None:
+                        return
                 try:
                     await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
                 except TimeoutError:

@@ -61,13 +61,56 @@ const boardlab = {
     return node;
   },
 
-  async whoAmI() {
-    try { return (await boardlab.api("/api/me")).name; } catch (_) { return null; }
+  // Who is signed in: asked once per page (every script that wants it shares the one request).
+  whoAmI() {
+    if (!boardlab._me) {
+      boardlab._me = boardlab.api("/api/me").then((me) => me.name, () => null);
+    }
+    return boardlab._me;
+  },
+
+  // Before a new game of `gameId`: while the server is still preparing its rules (compiling them at
+  // start), the button waits and `note` says so; then `work` runs.
+  async whenReady(gameId, button, note, work) {
+    const name = (button.form && button.form.querySelector("select[name=game] option:checked") || {}).textContent || gameId;
+    const label = button.textContent;
+    button.disabled = true;
+    try {
+      for (let waited = 0; ; waited += 1) {
+        let ready = true;
+        try { ready = (await boardlab.api("/api/status")).rules_ready[gameId] !== false; } catch (_) { ready = true; }
+        if (ready) break;
+        note.textContent = `Preparing the rules of ${name} (the server compiles them once, after it starts)… ${waited}s`;
+        button.textContent = "Preparing the rules…";
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      note.textContent = "";
+      button.textContent = label;
+      await work();
+    } finally {
+      button.disabled = false;
+      button.textContent = label;
+    }
+  },
+
+  // A player in a list: their name (a link to their profile), the seat's colour, their rating in a rated game.
+  playerNode(seat) {
+    const rating = seat.rating === null || seat.rating === undefined ? "" : `, ${Math.round(seat.rating)}`;
+    const name = seat.kind === "user" && seat.name
+      ? boardlab.el("a", { href: `/users/${encodeURIComponent(seat.name)}` }, seat.name)
+      : (seat.name || "open seat");
+    return boardlab.el("span", { class: "player" }, name, ` (${seat.label}${rating})`);
   },
 };
 
 (async () => {
   const who = document.getElementById("who");
   const name = await boardlab.whoAmI();
-  if (who) who.textContent = name ? `signed in as ${name}` : "guest";
+  if (!who) return;
+  if (name) {
+    who.replaceChildren("signed in as ", boardlab.el("a", { href: `/users/${encodeURIComponent(name)}` }, name),
+      " · ", boardlab.el("a", { href: "/account" }, "account"));
+  } else {
+    who.textContent = "guest";
+  }
 })();

@@ -1,6 +1,9 @@
 // The game page: the board (SVG from /api/games/{id}/board, drawn for this browser's seat), click to
-// move, typed moves, the move list and replay, hints, resign/draw/undo, live updates (Server-Sent
-// Events) and hot-seat, with a hand-over screen between seats in games with hidden moves.
+// move (or the keyboard: Tab to the board, arrow keys between cells, Enter to click), typed moves, the
+// move list and replay, hints, resign/draw/undo and their answers, rematch, live updates (Server-Sent
+// Events) and hot-seat, with a hand-over screen between seats in games with hidden moves. The seats
+// this page plays are the guest seats whose tokens this browser holds, or else the signed-in
+// account's seats, as the game says (your_seats).
 "use strict";
 
 (() => {
@@ -40,8 +43,15 @@
     history.replaceState(null, "", `/games/${gameId}`);
   }
 
-  function chooseSeat(toMove) {
+  // The seats this page plays: the guest seats held here, else the account's (as the game tells it).
+  function mine() {
     const held = heldHere();
+    if (held.length) return held;
+    return game ? game.your_seats : [];
+  }
+
+  function chooseSeat(toMove) {
+    const held = mine();
     if (!held.length) return null;
     return held.includes(toMove) ? toMove : held[0];
   }
@@ -51,9 +61,20 @@
     if (replayPly !== null) query.set("ply", replayPly);
     if (seat !== null) query.set("seat", seat);
     game = await boardlab.api(`/api/games/${gameId}?${query}`, { token: token() });
-    if (seat === null && game.your_seats.length) seat = chooseSeat(game.to_move);
+    await adoptSeat();
     show();
     await drawBoard();
+  }
+
+  // A signed-in player's seat is known once the game is read (or once they accept the challenge):
+  // from then on the page asks for that seat's view, and its live updates.
+  async function adoptSeat() {
+    if (seat !== null || !game.your_seats.length) return false;
+    seat = chooseSeat(game.to_move);
+    const query = new URLSearchParams({ seat });
+    game = await boardlab.api(`/api/games/${gameId}?${query}`, { token: token() });
+    if (events) listen();
+    return true;
   }
 
   // -- the board and click to move -------------------------------------------------------------
@@ -95,13 +116,15 @@
     if (layout === null) {
       // A phone's first picture: the layout made for narrow screens, where the game has one.
       layout = board.layout;
-      const narrow = board.layouts.find((name) => name === "bands" || name === "below");
+      const narrow = board.layouts.find((name) => ["bands", "below", "narrow"].includes(name));
       if (narrow && window.innerWidth < 600) { layout = narrow; return drawBoardNow(click); }
     }
+    const hadFocus = $("board").contains(document.activeElement);
     $("board").innerHTML = board.svg;
     for (const name of board.targets) {
       for (const cell of $("board").querySelectorAll(`[data-cell="${CSS.escape(name)}"]`)) cell.dataset.target = "";
     }
+    focusable(hadFocus);
     $("board").dataset.ply = board.ply;
     $("board").dataset.version = board.version;
     clicks = board.clicked;
@@ -153,7 +176,69 @@
   $("board").addEventListener("click", (event) => {
     const cell = event.target.closest("[data-cell]");
     if (!cell || !game) return;
+    focusedCell = cell.dataset.cell;
     drawBoard(cell.dataset.cell);
+  });
+
+  // -- the keyboard: one cell in the tab order (a roving tabindex); arrows move, Enter or Space clicks --
+
+  let focusedCell = null;  // the cell the keyboard is on, kept across redraws of the board
+
+  function cells() { return [...$("board").querySelectorAll("[data-cell]")]; }
+
+  function focusable(refocus) {
+    const all = cells();
+    if (!all.length) return;
+    for (const cell of all) {
+      cell.setAttribute("role", "button");  // its <title> (the cell, what stands on it, its marks) names it
+      cell.setAttribute("tabindex", "-1");
+    }
+    const current = all.find((c) => c.dataset.cell === focusedCell)
+      || all.find((c) => c.dataset.target !== undefined) || all[0];
+    current.setAttribute("tabindex", "0");
+    if (refocus) current.focus();
+  }
+
+  function centre(cell) {
+    const box = cell.getBoundingClientRect();
+    return [box.left + box.width / 2, box.top + box.height / 2];
+  }
+
+  // The nearest cell in the arrow's direction: mostly along it, a little across it.
+  function neighbour(from, key) {
+    const [x0, y0] = centre(from);
+    const [dx, dy] = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key];
+    let best = null;
+    let bestScore = Infinity;
+    for (const cell of cells()) {
+      if (cell === from) continue;
+      const [x, y] = centre(cell);
+      const along = (x - x0) * dx + (y - y0) * dy;
+      const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      if (along <= 1 || across > along * 1.5) continue;
+      const score = along + across * 2;
+      if (score < bestScore) { best = cell; bestScore = score; }
+    }
+    return best;
+  }
+
+  $("board").addEventListener("keydown", (event) => {
+    const cell = event.target.closest && event.target.closest("[data-cell]");
+    if (!cell || !game) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      focusedCell = cell.dataset.cell;
+      drawBoard(cell.dataset.cell);
+      return;
+    }
+    if (!event.key.startsWith("Arrow")) return;
+    event.preventDefault();
+    const next = neighbour(cell, event.key);
+    if (!next) return;
+    cell.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    focusedCell = next.dataset.cell;
+    next.focus();
   });
 
   $("clear-clicks").addEventListener("click", () => { clicks = []; say(""); drawBoard(); });
@@ -172,6 +257,11 @@
     return busy(() => sendMoveNow(text));
   }
 
+  // What was typed, as the page repeats it: the beginning of a long text, and how long it was.
+  function shortened(text) {
+    return text.length <= 40 ? text : `${text.slice(0, 40)}… (${text.length} characters)`;
+  }
+
   async function sendMoveNow(text) {
     if (!game) return false;
     try {
@@ -180,13 +270,13 @@
       }));
     } catch (error) {
       clicks = [];
-      say(`${text}: ${error.message}`);
+      say(`${shortened(text)}: ${error.message}`);
       if (error.status === 409) await load();  // an old position: show the game as it is now
       else await drawBoard();
       return false;
     }
     clicks = [];
-    say(`played ${text}`, "info");
+    say(`played ${shortened(text)}`, "info");
     await changed();
     return true;
   }
@@ -200,6 +290,7 @@
   }
 
   async function changed() {
+    if (await adoptSeat()) { show(); await drawBoard(); return; }
     const next = game.to_move;
     if (hotSeat() && game.status === "active" && next !== seat && tokens[next] !== undefined) {
       if (!game.perfect_information) { handOver(next); return; }
@@ -244,6 +335,21 @@
     return found ? found.label : `seat ${number}`;
   }
 
+  // A seat's player as sentences name them: "bob (o)".
+  function player(number) {
+    const found = game.seats.find((s) => s.seat === number);
+    if (!found) return `seat ${number}`;
+    return found.name && found.name !== found.label ? `${found.name} (${found.label})` : found.label;
+  }
+
+  function ratingText(s) {
+    if (s.rating === null || s.rating === undefined) return "";
+    const now = Math.round(s.rating);
+    if (s.rating_change === null || s.rating_change === undefined) return ` ${now}`;
+    const change = Math.round(s.rating_change);
+    return ` ${now} → ${Math.round(s.rating + s.rating_change)} (${change >= 0 ? "+" : ""}${change})`;
+  }
+
   function clockText(clock) {
     if (clock.remaining_seconds === null) return "";
     const total = Math.max(0, Math.round(clock.remaining_seconds));
@@ -252,19 +358,28 @@
 
   function show() {
     const view = game.view;
-    $("title").textContent = `${game.game_name} · game ${game.id}`;
-    document.title = `${game.game_name} · game ${game.id} · boardlab`;
+    $("title").textContent = `${game.game_name} · game ${game.id}${game.rated ? " · rated" : ""}`;
+    const myTurn = game.status === "active" && seat !== null && game.to_move === seat && game.your_seats.includes(seat);
+    // The tab's title says when it is this page's turn (seen from another tab).
+    document.title = `${myTurn ? "▶ Your move · " : ""}${game.game_name} · game ${game.id} · boardlab`;
     let status = view.description;
-    if (game.status === "active" && seat !== null && game.to_move === seat && replayPly === null) status += " Your move.";
+    if (myTurn && replayPly === null) status += " Your move.";
     if (game.status === "finished") status = view.description;
     $("status").textContent = status;
+    $("status").dataset.yourMove = myTurn ? "1" : "";
+    const moves = game.view.moves;
+    const last = moves.length ? moves[moves.length - 1] : null;
+    $("last-move").textContent = view.last_move ? `Last move: ${view.last_move}` : last ? `Last move: ${last.label} ${last.text}` : "";
     $("status").dataset.status = game.status;
     $("status").dataset.result = game.result ? game.result.join(",") : "";
     $("seats").replaceChildren(...game.seats.map((s) => {
       const clock = game.clocks.find((c) => c.seat === s.seat);
+      const name = s.kind === "user" && s.name
+        ? boardlab.el("a", { href: `/users/${encodeURIComponent(s.name)}` }, s.name) : (s.name || "open seat");
       const item = boardlab.el("li", { "data-seat": s.seat, class: s.seat === game.to_move ? "to-move" : null },
-        boardlab.el("strong", {}, s.label), ` ${s.name || "open seat"}`,
-        s.seat === seat ? boardlab.el("em", {}, " (you)") : "",
+        boardlab.el("strong", {}, s.label), " ", name,
+        s.seat === seat ? boardlab.el("em", { class: "you" }, " (you)") : "",
+        boardlab.el("span", { class: "rating" }, ratingText(s)),
         boardlab.el("span", { class: "pieces muted" }),
         boardlab.el("span", { class: "clock" }, clock ? clockText(clock) : ""));
       return item;
@@ -278,7 +393,9 @@
     showMoves();
     showOffers();
     showInvite();
+    $("notation").textContent = game.notation || "";
     const playing = game.status === "active" && game.your_seats.length > 0;
+    $("rematch").hidden = !(game.status === "finished" && game.your_seats.length > 0 && game.rematch === null);
     // Hints: the server says where (games with no other person in them, the analysis board of a finished game).
     $("hint").hidden = !game.can_hint;
     $("analyse").hidden = !(game.status === "finished" && game.can_hint);  // a seat is to move here
@@ -309,7 +426,7 @@
         type: "button", class: m.ply + 1 === current ? "move current" : "move", "data-ply": m.ply + 1,
         title: "show the position after this move",
         onclick: () => { replayPly = m.ply + 1 === game.ply ? null : m.ply + 1; clicks = []; load(); },
-      }, `${seatLabel(m.seat)}: ${m.text}`);
+      }, `${m.label}: ${m.text}`);
       return boardlab.el("li", {}, button);
     }));
     const current = list.querySelector(".current");
@@ -321,24 +438,81 @@
   function showOffers() {
     const box = $("offers");
     box.replaceChildren();
+    showChallenge(box);
+    showRematch(box);
     if (game.status !== "active" || seat === null) return;
     // The seat playing now answers the other seats' offers (at a hot-seat table this browser holds them all).
     const others = game.draw_offers.filter((s) => s !== seat);
     if (others.length) {
-      box.append(boardlab.el("p", {}, `${others.map(seatLabel).join(", ")} offer${others.length > 1 ? "" : "s"} a draw. `,
+      box.append(boardlab.el("p", { class: "offer", id: "draw-offer" }, `${others.map(player).join(", ")} offer${others.length > 1 ? "" : "s"} a draw. `,
         boardlab.el("button", { onclick: () => act("draw", { action: "accept", seat }) }, "Accept"), " ",
         boardlab.el("button", { onclick: () => act("draw", { action: "decline", seat }) }, "Decline")));
     } else if (game.draw_offers.includes(seat)) {
       box.append(boardlab.el("p", { class: "muted" }, "You offered a draw."));
     }
     if (game.undo_request !== null && game.undo_request !== seat) {
-      box.append(boardlab.el("p", {}, `${seatLabel(game.undo_request)} asks to take back their last move. `,
+      box.append(boardlab.el("p", { class: "offer", id: "undo-request" }, `${player(game.undo_request)} asks to take back their last move. `,
         boardlab.el("button", { onclick: () => act("undo", { action: "grant", seat }) }, "Grant"), " ",
         boardlab.el("button", { onclick: () => act("undo", { action: "decline", seat }) }, "Decline")));
     } else if (game.undo_request !== null) {
       box.append(boardlab.el("p", { class: "muted" }, "You asked to undo your last move."));
     }
   }
+
+  // A challenge on its own page: the invited player (signed in) accepts or declines it here.
+  let me = null;
+  function showChallenge(box) {
+    if (game.status !== "challenge" || me === null) return;
+    const waiting = game.seats.some((s) => !s.accepted && (s.kind === "open" ? !game.seats.some((t) => t.name === me) : s.name === me));
+    if (!waiting) return;
+    box.append(boardlab.el("p", { class: "offer", id: "challenge" }, "A challenge for you. ",
+      boardlab.el("button", { class: "primary", onclick: () => answerChallenge(gameId, "accept") }, "Accept"), " ",
+      boardlab.el("button", { onclick: () => answerChallenge(gameId, "decline") }, "Decline")));
+  }
+
+  async function answerChallenge(id, what) {
+    try {
+      await boardlab.api(`/api/games/${id}/${what}`, { method: "POST" });
+      if (id !== gameId) { if (what === "accept") location.href = `/games/${id}`; else await load(); return; }
+      await load();
+      listen();
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  // After the end: a rematch offered (by the other player, or by this page).
+  let rematchSeen = null;  // the rematch game as last read
+  function showRematch(box) {
+    if (game.status !== "finished" || game.rematch === null) return;
+    const id = game.rematch;
+    if (!rematchSeen || rematchSeen.id !== id) {
+      rematchSeen = { id };
+      boardlab.api(`/api/games/${id}`).then((found) => { rematchSeen = found; showOffers(); }, () => {});
+      return;
+    }
+    const waiting = rematchSeen.status === "challenge" && me !== null
+      && rematchSeen.seats.some((s) => !s.accepted && s.name === me);
+    const asker = rematchSeen.seats.find((s) => s.accepted && s.kind === "user");
+    if (waiting) {
+      box.append(boardlab.el("p", { class: "offer", id: "rematch-offer" },
+        `${asker ? asker.name : "Your opponent"} offers a rematch (seats swapped). `,
+        boardlab.el("button", { class: "primary", onclick: () => answerChallenge(id, "accept") }, "Accept"), " ",
+        boardlab.el("button", { onclick: () => answerChallenge(id, "decline") }, "Decline")));
+    } else {
+      const state = rematchSeen.status === "declined" ? " (declined)" : rematchSeen.status === "challenge" ? " (waiting for an answer)" : "";
+      box.append(boardlab.el("p", { class: "offer" }, "Rematch: ", boardlab.el("a", { href: `/games/${id}`, id: "rematch-link" }, `game ${id}`), state));
+    }
+  }
+
+  $("rematch").addEventListener("click", async () => {
+    try {
+      const created = await boardlab.api(`/api/games/${gameId}/rematch`, { method: "POST", token: token() });
+      boardlab.openCreated(created, heldHere().length ? null : []);
+    } catch (error) {
+      say(error.message);
+    }
+  });
 
   function showInvite() {
     const links = JSON.parse(sessionStorage.getItem(`boardlab.links.${gameId}`) || "null");
@@ -429,6 +603,7 @@
     const query = new URLSearchParams();
     if (token()) query.set("seat_token", token());
     if (seat !== null) query.set("seat", seat);
+    query.set("after_end", "true");  // after the end, a rematch offered still reaches this page
     events = new EventSource(`/api/games/${gameId}/events?${query}`);
     events.addEventListener("game", (event) => busy(async () => {
       const fresh = JSON.parse(event.data);
@@ -439,12 +614,20 @@
       if (moved) clicks = [];
       await changed();
     }));
-    events.addEventListener("end", () => { if (events) events.close(); events = null; });
+    events.addEventListener("end", () => {
+      // Kept open after the end (for a rematch) while a seat is held here; a spectator's closes.
+      if (!mine().length && events) { events.close(); events = null; }
+    });
+    events.onerror = () => {
+      // The server closed a finished game's stream (a rematch was offered, or nobody plays here): do not reconnect.
+      if (game && game.status !== "active" && game.status !== "challenge" && events) { events.close(); events = null; }
+    };
   }
 
   (async () => {
     document.body.dataset.busy = "1";  // until the first board is drawn
     try {
+      me = await boardlab.whoAmI();
       await adoptLinkToken();
       if (hotSeat()) {
         // Hidden moves at one table: first the hand-over screen (asked as a spectator, who sees no stone).

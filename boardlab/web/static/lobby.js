@@ -6,26 +6,45 @@
   const $ = (id) => document.getElementById(id);
   let me = null;
 
-  $("quick").addEventListener("submit", async (event) => {
+  // Play the computer now: untimed (the server's default where one person plays), as a guest or as me.
+  $("quick").addEventListener("submit", (event) => {
     event.preventDefault();
     const form = event.target.elements;
     const mine = me ? { kind: "me" } : { kind: "guest" };
-    try {
-      const created = await boardlab.api("/api/games", {
-        method: "POST", body: { game: form.game.value, seats: [mine, { kind: "ai", agent: form.level.value }] },
-      });
-      boardlab.openCreated(created, [0]);
-    } catch (error) {
-      $("account-error").textContent = error.message;
-    }
+    boardlab.whenReady(form.game.value, $("play-now"), $("preparing"), async () => {
+      try {
+        const created = await boardlab.api("/api/games", {
+          method: "POST", body: { game: form.game.value, seats: [mine, { kind: "ai", agent: form.level.value }] },
+        });
+        boardlab.openCreated(created, [0]);
+      } catch (error) {
+        $("account-error").textContent = error.message;
+      }
+    });
   });
 
   $("login").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = event.target.elements;
-    const action = event.submitter ? event.submitter.value : "login";
     try {
-      await boardlab.api(`/api/${action}`, { method: "POST", body: { name: form.name.value, password: form.password.value } });
+      await boardlab.api("/api/login", { method: "POST", body: { name: form.name.value, password: form.password.value } });
+      location.reload();
+    } catch (error) {
+      $("account-error").textContent = error.message;
+    }
+  });
+
+  $("register").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target.elements;
+    if (form.password.value !== form.again.value) {
+      $("account-error").textContent = "the two passwords differ; type the same password twice";
+      return;
+    }
+    const body = { name: form.name.value, password: form.password.value };
+    if (form.email.value.trim()) body.email = form.email.value.trim();
+    try {
+      await boardlab.api("/api/register", { method: "POST", body });
       location.reload();
     } catch (error) {
       $("account-error").textContent = error.message;
@@ -38,16 +57,19 @@
   });
 
   function who(summary) {
-    return summary.seats.map((s) => `${s.label}: ${s.name || "open"}`).join(" · ");
+    const parts = [];
+    summary.seats.forEach((seat, index) => { if (index) parts.push(" vs "); parts.push(boardlab.playerNode(seat)); });
+    return parts;
   }
 
   function item(summary, extra = null) {
-    const state = summary.status === "finished"
-      ? `finished${summary.termination ? " (" + summary.termination + ")" : ""}`
-      : summary.status === "challenge" ? "challenge" : `move ${summary.ply + 1}`;
+    const state = summary.status === "finished" ? (summary.outcome || "finished")
+      : summary.status === "declined" ? "declined"
+        : summary.status === "challenge" ? "challenge" : `move ${summary.ply + 1}`;
     const link = boardlab.el("a", { href: `/games/${summary.id}` }, `${summary.game_name} #${summary.id}`);
     const li = boardlab.el("li", { class: summary.your_turn || summary.invited ? "waiting" : null, "data-game": summary.id },
-      link, ` — ${who(summary)} — ${state}`);
+      link, summary.rated ? boardlab.el("span", { class: "tag" }, " rated") : "", " — ", ...who(summary), " — ",
+      boardlab.el("span", { class: "outcome" }, state));
     if (summary.your_turn) li.append(boardlab.el("strong", {}, " · your turn"));
     if (extra) li.append(" ", extra);
     return li;
@@ -94,6 +116,7 @@
     $("logged-out").hidden = !!me;
     $("logged-in").hidden = !me;
     $("me").textContent = me ? `Signed in as ${me}.` : "";
+    if (me) $("my-profile").href = `/users/${encodeURIComponent(me)}`;
     await refresh();
     const events = new EventSource("/api/my/events");
     let pending = null;

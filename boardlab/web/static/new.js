@@ -70,16 +70,22 @@
     return players || game.players[0];
   }
 
-  form.elements.game.addEventListener("change", showGame);
+  form.elements.game.addEventListener("change", () => { showGame(); showOpponent(); });
   form.elements.variant.addEventListener("change", showOptions);
-  form.elements.opponent.addEventListener("change", () => {
+  function showOpponent() {
     const kind = form.elements.opponent.value;
     $("level-box").hidden = kind !== "ai";
     $("user-box").hidden = kind !== "user";
+    $("rated-box").hidden = !(kind === "user" || kind === "open") || seatCount(optionValues()) !== 2;
+  }
+  form.elements.opponent.addEventListener("change", showOpponent);
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    boardlab.whenReady(current().id, form.querySelector("button[type=submit]"), $("new-error"), start);
   });
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  async function start() {
     const me = await boardlab.whoAmI();
     const options = optionValues();
     const count = seatCount(options);
@@ -96,10 +102,15 @@
       else if (kind === "user") seats.push({ kind: "user", user: names[other++] || names[0] || "" });
       else seats.push({ kind: "open" });
     }
-    const time = form.elements.time.value === "live"
+    const chosen = form.elements.time.value;
+    const time = chosen === "live"
       ? { kind: "live", minutes: Number(form.elements.minutes.value), increment: Number(form.elements.increment.value) }
-      : { kind: "correspondence", days: Number(form.elements.days.value) };
-    const body = { game: current().id, options, seats, time };
+      : chosen === "correspondence" ? { kind: "correspondence", days: Number(form.elements.days.value) }
+        : chosen === "untimed" ? { kind: "untimed" } : null;
+    const body = { game: current().id, options, seats };
+    if (time) body.time = time;
+    if ((kind === "user" || kind === "open") && count === 2 && form.elements.rated.checked) body.rated = true;
+    if (kind === "hotseat") body.private = true;  // everyone at one browser: nothing for others to watch
     if (form.elements.variant.value) body.variant = form.elements.variant.value;
     try {
       const created = await boardlab.api("/api/games", { method: "POST", body });
@@ -107,7 +118,7 @@
     } catch (error) {
       $("new-error").textContent = error.message;
     }
-  });
+  }
 
   $("upload").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -129,5 +140,6 @@
     const wanted = new URLSearchParams(location.search).get("game");
     if (wanted && catalog.some((g) => g.id === wanted)) form.elements.game.value = wanted;
     showGame();
+    showOpponent();
   })();
 })();
