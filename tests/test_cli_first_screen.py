@@ -57,7 +57,11 @@ def test_ctrl_c_while_the_computer_thinks_offers_to_save(tmp_path: Path) -> None
     saved = tmp_path / "kept.json"
     process = subprocess.Popen([sys.executable, "-m", "boardlab", "play", "ndengrod", "--level", "5", "--seed", "3"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                               cwd=tmp_path, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                               # A job started in the background by a shell (as CI may be) inherits SIGINT
+                               # ignored, and Python then never raises KeyboardInterrupt: give the child
+                               # the default, as a terminal would.
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert process.stdin is not None and process.stdout is not None
     try:
         seen = ""
