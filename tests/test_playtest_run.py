@@ -12,6 +12,7 @@ import pytest
 import boardlab
 from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
+from boardlab.playtest.players import Players
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
 from boardlab.playtest.trace import GameJob, GameTrace, play_traced
@@ -127,6 +128,29 @@ def test_ray_plays_the_same_games_as_the_process_pool(tmp_path: Path, monkeypatc
     assert len(on_ray) == len(the_plan.jobs()) == 6
     assert fingerprint(on_ray) == fingerprint(pooled)
     assert any(p.agent_estimate is not None for t in on_ray for p in t.plies)
+
+
+def test_a_ray_the_run_starts_itself_serves_every_batch_of_a_sequential_run(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The run starts Ray in a background thread while this process plays; Ray's processes die with the
+    # thread that started them, so that thread must outlive the batches (it once did not: the second
+    # batch's tasks never came back).
+    pytest.importorskip("ray")
+    import secrets
+
+    monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    undecided = Plan("ndengrod", {"length": 4}, {"size": ["4", "5"]}, ("random",), 12, seed=3,
+                     stop_on="AdvantageP1", margin=0.01, batch=4)
+    here = run_plan(undecided, tmp_path / "here", workers=1)
+    on_ray = run_plan(undecided, tmp_path / "ray", workers=2, ray_address="local")
+    assert len(here) == 24  # three batches of 4 games in each of two variants
+    assert fingerprint(on_ray) == fingerprint(here)
+
+
+def test_players_refuse_a_worker_count_below_one() -> None:
+    with pytest.raises(boardlab.BoardlabError, match=r"--workers 0: accepted: a positive number"):
+        Players(0)
 
 
 def test_cli_playtest_writes_a_store_and_an_offline_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

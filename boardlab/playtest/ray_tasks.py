@@ -1,7 +1,8 @@
-"""The same games as Ray tasks: on a cluster (``--ray HOST:PORT``) or a Ray started here (``--ray local``).
+"""Reaching Ray: a cluster (``--ray HOST:PORT``) or a Ray started here (``--ray local``).
 
-Each task gets a :class:`~boardlab.playtest.trace.GameJob` (plain data) and returns its trace; a
-game's moves depend on its job alone, so the results equal a process pool's for the same seeds. The
+:class:`boardlab.playtest.players.RayHelpers` sends each game as a task with its
+:class:`~boardlab.playtest.trace.GameJob` (plain data) and gets its trace back; a game's moves depend on
+its job alone, so the results equal a process pool's for the same seeds. The
 machines of a cluster need boardlab installed (the same version) in the Python that Ray runs.
 
 **Authentication.** Ray 2.52 and later can require a token of every client (``RAY_AUTH_MODE=token``);
@@ -23,12 +24,10 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from boardlab.errors import BoardlabError
-from boardlab.playtest.trace import GameJob, GameTrace, play_traced
 
 AUTH_MODE = "RAY_AUTH_MODE"
 
@@ -98,22 +97,3 @@ def connect(address: str, workers: int | None = None) -> bool:
             "test cluster, start the head with RAY_AUTH_MODE=disabled.")
         raise BoardlabError(f"cannot reach a Ray cluster at {address!r}: {error}.{hint}") from None
     return True
-
-
-def play_on_ray(jobs: list[GameJob], address: str, workers: int | None = None) -> Iterator[GameTrace]:
-    """Play ``jobs`` as Ray tasks and yield their traces as they finish."""
-    started = connect(address, workers)
-    import ray
-
-    remote: Any = ray.remote(num_cpus=1, max_retries=0)(play_traced)
-    running = [remote.remote(job) for job in jobs]
-    try:
-        while running:
-            finished, running = ray.wait(running, num_returns=1)
-            for ref in finished:
-                yield ray.get(ref)
-    finally:
-        for ref in running:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()

@@ -33,14 +33,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import subprocess
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from multiprocessing import get_all_start_methods, get_context
-from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +46,9 @@ from boardlab.core.options import OptionValue
 from boardlab.core.registry import load
 from boardlab.errors import BoardlabError
 from boardlab.playtest import compare, evaluator
+from boardlab.playtest.players import Players
 from boardlab.playtest.store import Store
-from boardlab.playtest.trace import GameJob, GameTrace, play_traced
+from boardlab.playtest.trace import GameJob, GameTrace
 
 SKILL_SEED_OFFSET = 1_000_000
 # Plan fields that describe a sitting, not the games: a run resumed by another version may differ in them.
@@ -274,19 +271,20 @@ def run_plan(plan: Plan, folder: str | Path, workers: int | None = None, ray_add
                             "the run, or choose another --out")
     wanted["provenance"] = [*sittings, provenance()]
     plan_path.write_text(json.dumps(wanted, indent=2) + "\n")  # key order kept: it orders the variants
-    if plan.stop_on is None:
-        _play_jobs(plan.jobs(), store, done, workers, ray_address, on_game)
-    else:
-        _play_sequentially(plan, store, done, workers, ray_address, on_game)
+    with Players(workers, ray_address) as players:
+        if plan.stop_on is None:
+            _play_jobs(plan.jobs(), store, done, players, on_game)
+        else:
+            _play_sequentially(plan, store, done, players, on_game)
     return store.load()
 
 
-def _play_jobs(jobs: list[GameJob], store: Store, done: set[str], workers: int | None, ray_address: str | None,
-               on_game: OnGame | None, count: int | None = None, total: int | None = None) -> int:
+def _play_jobs(jobs: list[GameJob], store: Store, done: set[str], players: Players, on_game: OnGame | None,
+               count: int | None = None, total: int | None = None) -> int:
     pending = [job for job in jobs if job.key not in done]
     count = len(jobs) - len(pending) if count is None else count
     total = len(jobs) if total is None else total
-    for trace in _play(pending, workers, ray_address):
+    for trace in players.play(pending):
         store.add(trace)
         done.add(trace.key)
         count += 1
@@ -323,7 +321,7 @@ def sequential_status(plan: Plan, traces: list[GameTrace], games: int) -> dict[t
     return open_
 
 
-def _play_sequentially(plan: Plan, store: Store, done: set[str], workers: int | None, ray_address: str | None,
+def _play_sequentially(plan: Plan, store: Store, done: set[str], players: Players,
                        on_game: OnGame | None) -> None:
     """Batches of ``plan.batch`` games per variant and rung, dropping what is decided after each."""
     labels = [label for label, _ in plan.variants()]
@@ -335,74 +333,9 @@ def _play_sequentially(plan: Plan, store: Store, done: set[str], workers: int | 
     while start < plan.games and active:
         stop = min(plan.games, start + plan.batch)
         jobs = [job for job in plan.jobs(stop, start) if job.kind == "skill" or (job.rung, job.variant) in active]
-        count = _play_jobs(jobs, store, done, workers, ray_address, on_game, count=count, total=total)
+        count = _play_jobs(jobs, store, done, players, on_game, count=count, total=total)
         if len(labels) < 2:
             break  # nothing to compare: play every game
         status = sequential_status(plan, store.load(), stop)
         active = {key for key in active if status[key]}
         start = stop
-
-
-def _play(jobs: list[GameJob], workers: int | None, ray_address: str | None) -> Iterator[GameTrace]:
-    if not jobs:
-        return iter(())
-    if ray_address:
-        from boardlab.playtest.ray_tasks import play_on_ray
-
-        return play_on_ray(jobs, ray_address, workers)
-    workers = workers or os.cpu_count() or 1
-    if workers < 1:
-        raise BoardlabError(f"--workers {workers}: accepted: a positive number")
-    if workers == 1 or len(jobs) == 1:
-        return (play_traced(job) for job in jobs)
-    return _play_in_pool(jobs, workers)
-
-
-def _pool_context() -> BaseContext:
-    """Worker processes forked from one server that has imported the lab already (where the system has
-    fork), so that the import of numpy, numba and the kernels (1.5 s of CPU on the project's machine)
-    is paid once, not once per worker; else fresh interpreters. Never a fork of this process, whose
-    threads (a progress bar) a fork would copy in whatever state they are."""
-    if "forkserver" in get_all_start_methods():
-        context = get_context("forkserver")
-        context.set_forkserver_preload(["boardlab.playtest.trace"])
-        return context
-    return get_context("spawn")
-
-
-def _play_in_pool(jobs: list[GameJob], workers: int) -> Iterator[GameTrace]:
-    """Games as they finish, played by this process and a pool of ``workers − 1`` more.
-
-    This process plays too: it has the lab loaded already, so it plays from the first second while the
-    pool's processes start (their start-up, some 1.5–2 s of CPU each, is most of a short run's time),
-    and a run of ``workers`` uses ``workers`` processes, not ``workers`` and an idle one. Between its own
-    games it stores what the pool finished and tops the pool up (two games a process queued, so a
-    process rarely waits while this one plays). A stop loses the games being played and those finished
-    while this process played its last one; every stored game is whole.
-    """
-    queue = iter(jobs)
-    helpers = min(workers - 1, len(jobs) - 1)
-    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=_pool_context())
-    running: set[Future[GameTrace]] = set()
-    try:
-        for job in itertools.islice(queue, 2 * helpers):
-            running.add(pool.submit(play_traced, job))
-        while True:
-            finished = {future for future in running if future.done()}
-            running -= finished
-            for future in finished:
-                following = next(queue, None)
-                if following is not None:
-                    running.add(pool.submit(play_traced, following))
-                yield future.result()
-            mine = next(queue, None)
-            if mine is not None:
-                yield play_traced(mine)
-            elif running:
-                wait(running, return_when=FIRST_COMPLETED)
-            else:
-                break
-    finally:
-        for future in running:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)

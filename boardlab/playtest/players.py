@@ -1,0 +1,206 @@
+"""Where a run's games are played: in this process, with a process pool beside it, or as Ray tasks.
+
+One :class:`Players` serves a whole run: its helpers (a pool's processes, or a Ray) start once, at the
+first batch with more than one game, and stay for every later batch of a sequential run.
+
+This process plays too, except on a Ray cluster: it has the lab loaded already, so it plays from the
+first second while its helpers start (a pool's processes load numpy, numba and the kernels, some
+1.5–2 s of CPU each; a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
+``workers`` processes, not ``workers`` and an idle one. Between its own games it stores what the helpers
+finished and tops them up (two games a helper queued, so a helper rarely waits while this one plays).
+On a cluster (``--ray HOST:PORT``) every game is a Ray task and this process only collects them.
+
+A stop loses the games being played and those finished while this process played its last one; every
+stored game is whole. A game's moves depend on its job alone, so every way plays the same games.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_all_start_methods, get_context
+from multiprocessing.context import BaseContext
+from types import TracebackType
+from typing import Any, Protocol
+
+from boardlab.errors import BoardlabError
+from boardlab.playtest.trace import GameJob, GameTrace, play_traced
+
+
+class Helpers(Protocol):
+    """Somewhere other than this process that plays games: a process pool or Ray."""
+
+    capacity: int  # games it runs at once
+
+    def submit(self, job: GameJob) -> Future[GameTrace]: ...
+
+    def cancel(self, future: Future[GameTrace]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _pool_context() -> BaseContext:
+    """Worker processes forked from one server that has imported the lab already (where the system has
+    fork), so that the import of numpy, numba and the kernels (1.5 s of CPU on the project's machine)
+    is paid once, not once per worker; else fresh interpreters. Never a fork of this process, whose
+    threads (a progress bar, a Ray starting) a fork would copy in whatever state they are."""
+    if "forkserver" in get_all_start_methods():
+        context = get_context("forkserver")
+        context.set_forkserver_preload(["boardlab.playtest.trace"])
+        return context
+    return get_context("spawn")
+
+
+class PoolHelpers:
+    """``processes`` worker processes of this machine."""
+
+    def __init__(self, processes: int) -> None:
+        self.capacity = processes
+        self._pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context())
+
+    def submit(self, job: GameJob) -> Future[GameTrace]:
+        return self._pool.submit(play_traced, job)
+
+    def cancel(self, future: Future[GameTrace]) -> None:
+        future.cancel()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class RayHelpers:
+    """Ray tasks on a cluster, or on a Ray started here with ``cpus`` CPUs (``address`` ``"local"``); a
+    Ray already started by the caller is used as it is and left running."""
+
+    def __init__(self, address: str, cpus: int | None) -> None:
+        from boardlab.playtest.ray_tasks import connect
+
+        self._started = connect(address, cpus)
+        import ray
+
+        self._ray: Any = ray
+        self._remote: Any = ray.remote(num_cpus=1, max_retries=0)(play_traced)
+        self._refs: dict[Future[GameTrace], Any] = {}
+        self.capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def submit(self, job: GameJob) -> Future[GameTrace]:
+        ref = self._remote.remote(job)
+        future: Future[GameTrace] = ref.future()
+        self._refs[future] = ref
+        future.add_done_callback(lambda done: self._refs.pop(done, None))
+        return future
+
+    def cancel(self, future: Future[GameTrace]) -> None:
+        ref = self._refs.pop(future, None)
+        if ref is not None:
+            self._ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        for ref in list(self._refs.values()):
+            self._ray.cancel(ref, force=True)
+        self._refs.clear()
+        if self._started:
+            self._ray.shutdown()
+
+
+class Players:
+    """Plays a run's games: ``workers`` processes of this machine (default one per core; 1 plays them all
+    here), or Ray (``ray_address``: ``"local"`` starts one here with ``workers − 1`` CPUs beside this
+    process, ``HOST:PORT`` a cluster's)."""
+
+    def __init__(self, workers: int | None = None, ray_address: str | None = None) -> None:
+        if workers is not None and workers < 1:
+            raise BoardlabError(f"--workers {workers}: accepted: a positive number")
+        if ray_address and importlib.util.find_spec("ray") is None:
+            raise BoardlabError("--ray needs Ray: pip install 'boardlab[playtest]'")
+        self.workers = workers or os.cpu_count() or 1
+        self.ray_address = ray_address
+        self.on_cluster = bool(ray_address) and ray_address != "local"
+        self._helpers: Helpers | None = None
+        self._keeper: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._stop = threading.Event()
+        self._start_error: BaseException | None = None
+
+    def __enter__(self) -> Players:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._keeper is not None:
+            self._stop.set()
+            self._keeper.join()
+            self._keeper = None
+        self._helpers = None
+
+    def _keep_helpers(self) -> None:
+        """Start the helpers, then keep them until :meth:`close`. Ray ties the processes it starts to the
+        thread that started them (they get ``PR_SET_PDEATHSIG``), so this thread lives as long as they do."""
+        try:
+            if self.ray_address:
+                cpus = None if self.on_cluster else max(1, self.workers - 1)
+                self._helpers = RayHelpers(self.ray_address, cpus)
+            else:
+                self._helpers = PoolHelpers(self.workers - 1)
+        except BaseException as error:  # re-raised in the thread that plays
+            self._start_error = error
+            return
+        finally:
+            self._ready.set()
+        self._stop.wait()
+        self._helpers.close()
+
+    def _ready_helpers(self, block: bool) -> Helpers | None:
+        """The helpers once started (starting them in the background on first use), else ``None``."""
+        if self._keeper is None:
+            self._keeper = threading.Thread(target=self._keep_helpers, name="playtest-helpers", daemon=True)
+            self._keeper.start()
+        if block:
+            self._ready.wait()
+        if self._start_error is not None:
+            error, self._start_error = self._start_error, None
+            raise error
+        return self._helpers if self._ready.is_set() else None
+
+    def play(self, jobs: list[GameJob]) -> Iterator[GameTrace]:
+        """Every job's trace, in the order they finish."""
+        here_only = not self.ray_address and (self.workers == 1 or len(jobs) <= 1)
+        if here_only:
+            for job in jobs:
+                yield play_traced(job)
+            return
+        plays_here = not self.on_cluster and (self.workers > 1 or self.ray_address is None)
+        queue = iter(jobs)
+        waiting = len(jobs)
+        running: set[Future[GameTrace]] = set()
+        helpers: Helpers | None = None
+        try:
+            while True:
+                if helpers is None:
+                    helpers = self._ready_helpers(block=not plays_here)
+                if helpers is not None:
+                    limit = len(jobs) if self.on_cluster else 2 * helpers.capacity
+                    while len(running) < limit and waiting:
+                        running.add(helpers.submit(next(queue)))
+                        waiting -= 1
+                finished = {future for future in running if future.done()}
+                running -= finished
+                for future in finished:
+                    yield future.result()
+                if plays_here and waiting:
+                    waiting -= 1
+                    yield play_traced(next(queue))
+                elif running:
+                    wait(running, return_when=FIRST_COMPLETED)
+                elif not waiting:
+                    break
+        finally:
+            if helpers is not None:
+                for future in running:
+                    helpers.cancel(future)
