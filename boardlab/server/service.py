@@ -16,16 +16,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
-from boardlab import records
 from boardlab.core.registry import info
-from boardlab.core.state import State
 from boardlab.server import accounts, ai, clocks, hints, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
@@ -61,6 +59,9 @@ from boardlab.server.schemas import (
     UserOut,
 )
 from boardlab.server.warmup import Warmup
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
 
 log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
@@ -324,6 +325,14 @@ class GameService:
         transaction, if not given)."""
         if request.record is not None and upload is None:
             upload = play.read_upload(request.record)
+        # The rules (and the search, against the computer) prepared before the transaction: a first game of
+        # its kind after a start may wait for them to compile, but no other request waits with it.
+        game_id = upload.record.game if upload is not None else request.game
+        if game_id is not None:
+            if request.seats is None or any(seat.kind == "ai" for seat in request.seats):
+                self.warmup.ensure_with_search(game_id)
+            else:
+                self.warmup.ensure(game_id)
         with self.db.write() as session:
             created = play.create(session, actor, request, upload)
             self._stage(session, created.row)
@@ -389,8 +398,7 @@ class GameService:
         with self.db.write() as session:
             created = play.rematch(session, actor, game_id)
             old = play.get_game(session, game_id)
-            self._stage(session, created.row)
-            self._stage(session, old)
+            self._stage(session, created.row, old)
         row = created.row
         self.cache.put(row, created.state)
         self._after(old, self._state_after(old), "rematch")
@@ -418,10 +426,14 @@ class GameService:
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
-        try:
+        def attempt() -> play.Moved:
             with self.db.write_core(wait=wait) as connection:
-                moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version)
-                self._stage(connection, moved.row)
+                # The live update goes with the game's UPDATE (PostgreSQL), not as a statement of its own.
+                return play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                 announce=self._announce)
+
+        try:
+            moved = self.db.retry(attempt)
         except IntegrityError:  # another move for this ply got in first (another worker)
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
@@ -435,6 +447,8 @@ class GameService:
         far as the caller may know them (every seat's under perfect information; in a game of hidden
         information the secrets of the seats they hold and of those the rules revealed at the end,
         :meth:`~boardlab.core.game.Game.revealed_at_end`: the referee's full record when that is all of them)."""
+        from boardlab import records
+
         with self.db.read() as session:
             row = play.get_game(session, game_id)
             state = play.current_state(session, row, self.cache)
@@ -572,8 +586,13 @@ class GameService:
         users = {s.user_id for s in row.seats if s.user_id is not None}
         return [f"game:{row.id}", *(f"user:{u}" for u in sorted(users)), "lobby"]
 
-    def _stage(self, session: Session | Connection, row: GameRow) -> None:
-        self.notifier.stage(session, self._channels(row))
+    def _stage(self, session: Session | Connection, *rows: GameRow) -> None:
+        """Announce the change of ``rows`` with the transaction (one NOTIFY on PostgreSQL, whatever changed)."""
+        channels = list(dict.fromkeys(channel for row in rows for channel in self._channels(row)))
+        self.notifier.stage(session, channels)
+
+    def _announce(self, row: GameRow) -> str | None:
+        return self.notifier.payload(self._channels(row))
 
     def _state_after(self, row: GameRow) -> State:
         with self.db.read() as session:

@@ -163,6 +163,41 @@ def test_several_workers_share_live_updates_through_postgresql(pg_url: str, tmp_
             assert watcher["plies"][-1] == 4, watcher
 
 
+def test_a_move_through_one_server_reaches_a_watcher_on_another(pg_url: str, tmp_path: Path) -> None:
+    """Two ``boardlab serve`` processes on one PostgreSQL (as N servers behind a proxy would be): a watcher
+    of server B sees each move made through server A, and B's answers know the moves A stored."""
+    port_a, port_b = free_port(), free_port()
+    a_url, b_url = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    with serve(pg_url, tmp_path, port_a), serve(pg_url, tmp_path, port_b), \
+            httpx.Client(base_url=a_url, timeout=10) as through_a:
+        api = Api(through_a)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        seen: list[int] = []
+        connected = threading.Event()
+
+        def watch() -> None:
+            with httpx.Client(base_url=b_url, timeout=httpx.Timeout(10, read=60)) as on_b, \
+                    on_b.stream("GET", f"/api/games/{game_id}/events") as response:
+                for line in response.iter_lines():
+                    if line.startswith("data:") and '"view"' in line:
+                        seen.append(json.loads(line[5:])["ply"])
+                        connected.set()
+                        if seen[-1] == 4:
+                            return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert connected.wait(30), "the watcher on server B got no first view"
+        for ply, (name, move) in enumerate([("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]):
+            assert api.move(name, game_id, move, ply).status_code == 201
+            wait_for(lambda ply=ply: seen and seen[-1] == ply + 1, timeout=30)
+        watcher.join(timeout=30)
+        assert seen[0] == 0 and seen[-1] == 4, seen
+        with httpx.Client(base_url=b_url, timeout=10) as through_b:
+            shown = through_b.get(f"/api/games/{game_id}").json()
+        assert [m["text"] for m in shown["view"]["moves"]] == ["b2", "a1", "c3", "a2"]
+
+
 def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
     with LiveServer(settings_for(sqlite_url, sweep_seconds=0.2).with_(background=True)) as server, \
             httpx.Client(base_url=server.url, timeout=10) as client:
