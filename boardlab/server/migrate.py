@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 SCRIPTS = "boardlab.server:migrations"
 # The newest migration's revision. A database already there is left alone without importing Alembic (half
 # a second of a start); tests/server/test_site.py checks that this is Alembic's head.
-HEAD = "0002"
+HEAD = "0003"
 # Two servers starting at once on one PostgreSQL database must not both create the tables.
 _LOCK_KEY = 0x626F6172646C6162  # "boardlab"
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.core.registry import info
-from boardlab.server import accounts, ai, clocks, hints, lists, play, ratings, views
+from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, Forbidden, Unauthorised
@@ -37,6 +37,7 @@ from boardlab.server.play import Actor
 from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
     ArchiveOut,
+    ComputerTurnOut,
     CreatedGameOut,
     CreateGameRequest,
     EmailChange,
@@ -547,7 +548,7 @@ class GameService:
         return ServerStatusOut(rules_ready=dict(self.warmup.ready))
 
     def _warm_search(self, game_id: str) -> Future[Any] | None:
-        if self._closing:
+        if self._closing or self.settings.ai_queue:  # with a queue, ai-workers search the computer's moves
             return None
         return self.ai.submit(ai.choose, ai.Job(game_id, {}, None, [], 0, "level1", 0))
 
@@ -634,6 +635,10 @@ class GameService:
                 .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
             if taken.rowcount != 1:  # type: ignore[attr-defined]
                 return False
+            if self.settings.ai_queue:  # for a `boardlab ai-worker` to take (see boardlab.server.jobs)
+                jobs.queue(session.connection(), game_id, row.version, row.ply, seat.seat, seat.agent,
+                           row.seed + row.ply, at)
+                return True
             job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
                          seat.agent, row.seed + row.ply)
             version, ply = row.version, row.ply
@@ -661,6 +666,21 @@ class GameService:
             pass  # the game moved on (a takeback, a resignation, a timeout): the answer is stale
         except Exception:
             log.exception("the computer's move %r failed in game %s", text, game_id)
+
+    def move_for_computer(self, game_id: int, ply: int, text: str, version: int) -> None:
+        """The computer's move ``text`` at ``ply``, searched at the game's ``version`` (by a ``boardlab
+        ai-worker``): :class:`~.errors.Conflict` if the game has changed since (the answer is stale)."""
+        self._move(None, game_id, ply, text, None, version)
+
+    def computer_turn(self, game_id: int) -> ComputerTurnOut:
+        """Whether the computer is to move in the game, and where its search stands among the queued ones
+        (``--ai-queue``): 0 while a worker searches it, n when n-1 wait ahead of it."""
+        with self.db.read() as session:
+            row = play.get_game(session, game_id)
+            thinking = row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats)
+            place = jobs.queue_place(session.connection(), game_id, clocks.now()) \
+                if thinking and self.settings.ai_queue else None
+        return ComputerTurnOut(thinking=thinking, queue_place=place)
 
     # -- the sweep: timeouts and computer turns, with nobody connected ---------------------------
 
