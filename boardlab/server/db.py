@@ -171,17 +171,18 @@ def make_engine(url: str) -> Engine:
 
 def _still_connected(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """Refuse a pooled PostgreSQL connection whose server process has gone (the pool then takes, or
-    opens, another). An idle connection is sent nothing, so anything to read on its socket is the
-    server's farewell (an error, then the end of the stream): read it, and look at the connection's
-    status. A system call, not a round trip (``pool_pre_ping`` sends ``SELECT 1`` and waits)."""
+    opens, another). An idle pooled connection is sent nothing (it LISTENs to nothing), so anything to
+    read on its socket is the server's farewell (a FATAL error, then the end of the stream): libpq
+    would only notice when the next query fails. A system call, not a round trip (``pool_pre_ping``
+    sends ``SELECT 1`` and waits for the answer)."""
     pgconn = getattr(dbapi_connection, "pgconn", None)
     if pgconn is None:
         return
+    if pgconn.status != 0:  # libpq's CONNECTION_OK
+        raise DisconnectionError("the database connection was closed")
     try:
         readable, _, _ = select.select([pgconn.socket], [], [], 0)
-        if readable:
-            pgconn.consume_input()
-    except Exception as error:  # a closed socket, or libpq's "server closed the connection unexpectedly"
+    except Exception as error:  # a closed socket
         raise DisconnectionError(f"the database connection was closed: {error}") from error
-    if pgconn.status != 0:  # libpq's CONNECTION_OK
-        raise DisconnectionError("the database connection was closed by the server")
+    if readable:  # "terminating connection due to administrator command", then the end of the stream
+        raise DisconnectionError("the database server ended the connection")

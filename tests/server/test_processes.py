@@ -209,3 +209,34 @@ def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
         over = api.show(game_id)
         assert over["status"] == "finished" and over["termination"] == "timeout" and over["loser"] == 0
         assert over["finished_at"] < over["deadline"] if over["deadline"] else True
+
+
+def test_moves_go_on_after_postgresql_drops_the_servers_connections(pg_url: str) -> None:
+    """Pooled connections are not pinged before use: one whose server process was ended (a restart of
+    PostgreSQL, an idle timeout) must be noticed and replaced, not fail the request."""
+    from fastapi.testclient import TestClient
+
+    from boardlab.server.app import create_app
+
+    with TestClient(create_app(settings_for(pg_url))) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        plies = [("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]
+        engine = create_engine(pg_url)
+
+        def end_the_apps_connections() -> None:
+            with engine.connect() as connection:  # every other connection to this database: the app's pool's
+                ended = connection.execute(text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar_one()
+            assert ended >= 1
+            time.sleep(0.1)  # the server processes' farewells reach the pooled connections' sockets
+
+        for ply, (name, move) in enumerate(plies):
+            end_the_apps_connections()
+            assert api.show(game_id)["ply"] == ply  # a read: a connection taken from the pool
+            end_the_apps_connections()
+            response = api.move(name, game_id, move, ply)  # a move: its transaction's first statement
+            assert response.status_code == 201, response.text
+        engine.dispose()
+        assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
