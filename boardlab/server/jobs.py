@@ -23,7 +23,7 @@ import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, text
 
@@ -36,13 +36,18 @@ log = logging.getLogger("boardlab.server")
 LEASE = timedelta(seconds=30)  # a job whose worker has not renewed it for this long is taken again
 MAX_ATTEMPTS = 3  # a job taken this many times without an answer is dropped (it fails whoever takes it)
 
-_QUEUE = text("""
-INSERT INTO search_jobs (game_id, version, ply, seat, agent, seed, queued_at, lease_until, worker, attempts)
-VALUES (:game_id, :version, :ply, :seat, :agent, :seed, :at, NULL, NULL, 0)
-ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, ply = excluded.ply, seat = excluded.seat,
-    agent = excluded.agent, seed = excluded.seed, queued_at = excluded.queued_at, lease_until = NULL,
-    worker = NULL, attempts = 0
-WHERE search_jobs.version <> excluded.version
+JOBS_CHANNEL = "boardlab_jobs"  # NOTIFYed when a job is queued: idle workers LISTEN on it
+# Queue (or replace an older version's job) and wake the idle workers, in one statement.
+_QUEUE = text(f"""
+WITH queued AS (
+    INSERT INTO search_jobs (game_id, version, ply, seat, agent, seed, queued_at, lease_until, worker, attempts)
+    VALUES (:game_id, :version, :ply, :seat, :agent, :seed, :at, NULL, NULL, 0)
+    ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, ply = excluded.ply, seat = excluded.seat,
+        agent = excluded.agent, seed = excluded.seed, queued_at = excluded.queued_at, lease_until = NULL,
+        worker = NULL, attempts = 0
+    WHERE search_jobs.version <> excluded.version
+    RETURNING id)
+SELECT pg_notify('{JOBS_CHANNEL}', '') FROM queued
 """)
 _CLAIM = text("""
 UPDATE search_jobs SET lease_until = :until, worker = :worker, attempts = attempts + 1
@@ -124,17 +129,51 @@ class Worker:
 
         warmup.prepare_search()
         made = 0
-        while not self.stop.is_set() and (jobs is None or made < jobs):
-            job = self._claim()
-            if job is None:
-                self.stop.wait(self.idle_seconds)
-                continue
-            log.info("job %s: game %s ply %s (%s), attempt %s", job.id, job.game_id, job.ply, job.agent, job.attempts)
-            try:
-                made += self._work(job)
-            except Exception:  # its lease runs out and it is tried again, up to MAX_ATTEMPTS times
-                log.exception("job %s of game %s failed", job.id, job.game_id)
+        listener = self._listen()
+        try:
+            while not self.stop.is_set() and (jobs is None or made < jobs):
+                job = self._claim()
+                if job is None:
+                    self._idle(listener)
+                    continue
+                made += self._attempt(job)
+        finally:
+            if listener is not None:
+                listener.close()
         return made
+
+    def _listen(self) -> Any:
+        """A connection LISTENing for new jobs (``None`` if it cannot be had: then the queue is polled)."""
+        import psycopg
+
+        try:
+            listener = psycopg.connect(self.service.db.engine.url.set(drivername="postgresql")
+                                       .render_as_string(hide_password=False), autocommit=True)
+            listener.execute(f"LISTEN {JOBS_CHANNEL}")
+            return listener
+        except Exception as error:
+            log.warning("cannot LISTEN for new jobs (%s): looking for them every %g s", error, self.idle_seconds)
+            return None
+
+    def _idle(self, listener: Any) -> None:
+        """Until a job is queued (a NOTIFY), or a second has passed (a dead worker's lease may run out)."""
+        if listener is None:
+            self.stop.wait(self.idle_seconds)
+            return
+        try:
+            for _ in listener.notifies(timeout=1.0, stop_after=1):
+                pass
+        except Exception:  # the database restarted: poll until the worker is started again
+            log.exception("the LISTEN connection was lost")
+            self.stop.wait(self.idle_seconds)
+
+    def _attempt(self, job: Claimed) -> int:
+        log.info("job %s: game %s ply %s (%s), attempt %s", job.id, job.game_id, job.ply, job.agent, job.attempts)
+        try:
+            return self._work(job)
+        except Exception:  # its lease runs out and it is tried again, up to MAX_ATTEMPTS times
+            log.exception("job %s of game %s failed", job.id, job.game_id)
+            return 0
 
     def _claim(self) -> Claimed | None:
         from boardlab.server import clocks
