@@ -46,6 +46,13 @@ def free_port() -> int:
 @contextmanager
 def postgres() -> Iterator[str]:
     """A throw-away PostgreSQL cluster (as the postgres user when run as root); its URL."""
+    with postgres_cluster() as (url, _):
+        yield url
+
+
+@contextmanager
+def postgres_cluster() -> Iterator[tuple[str, Path]]:
+    """A throw-away PostgreSQL cluster: its URL and its data folder."""
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-pg-"))
     port = free_port()
     as_pg = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
@@ -57,7 +64,7 @@ def postgres() -> Iterator[str]:
     subprocess.run([*as_pg, str(PG_BIN / "pg_ctl"), "-D", str(folder / "data"), "-o", options, "-l",
                     str(folder / "log"), "-w", "start"], check=True, capture_output=True)
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", folder / "data"
     finally:
         subprocess.run([*as_pg, str(PG_BIN / "pg_ctl"), "-D", str(folder / "data"), "-m", "fast", "stop"],
                        capture_output=True)

@@ -1,39 +1,59 @@
 """CPU time of one move on the server, in this process: no sockets, no other clients, no contention.
 
     python bench/server_move.py              # 3000 moves in 20 games of Ndengrod, SQLite
+    python bench/server_move.py --postgres   # SQLite and a throw-away PostgreSQL, in turns, in one run
     python bench/server_move.py --profile    # and the functions that took the time (cProfile)
+    python bench/server_move.py --profile app --sort tottime   # the whole app's, by time in each function
 
 Two figures: the move through the whole app (a raw ASGI call: routing, the caller, the body's
-validation, the transaction, the answer built and serialised), and ``GameService.move`` alone (the
+validation, the transaction, the answer built and serialised; the time spent inside the app, not
+this script's own making of requests and reading of answers), and ``GameService.move`` alone (the
 transaction and the answer's model). One player holds both seats of each game and plays random legal
 moves, starting a new game when one ends, as ``bench/server_load.py`` does over loopback; this one
-says where a move's CPU goes, that one what the machine sustains. Not a test: nothing is asserted.
+says where a move's CPU goes, that one what the machine sustains.
+
+With ``--postgres`` the same moves are made on SQLite and on PostgreSQL in turns (``--rounds``), and the
+ratio of their CPU a move is printed: on PostgreSQL the server's process does less of the work (the
+database's own processes do the rest; their CPU is printed too). Round trips a move: what the move's
+transaction sends to the database and waits for, counted at the wire for PostgreSQL (libpq's trace:
+one ``ReadyForQuery`` ends each), and as statements and commits for SQLite, which runs in-process.
+Not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
 import json
+import os
 import pstats
 import random
 import shutil
+import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy import event
 
 from boardlab.server.app import create_app
 from boardlab.server.config import Settings
 
 
 class Caller:
-    """Requests straight into the ASGI app, as uvicorn would hand them over."""
+    """Requests straight into the ASGI app, as uvicorn would hand them over; ``inside`` adds up the CPU
+    time spent in the app (not in making the request or reading the answer, which a client does)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.headers: list[tuple[bytes, bytes]] = [(b"host", b"bench"), (b"content-type", b"application/json")]
+        self.inside = 0.0
 
     async def __call__(self, method: str, path: str, body: Any) -> tuple[int, Any]:
         raw = json.dumps(body).encode()
@@ -57,17 +77,93 @@ class Caller:
             else:
                 chunks.append(message.get("body", b""))
 
+        began = time.process_time()
         await self.app(scope, receive, send)
+        self.inside += time.process_time() - began
         return status, json.loads(b"".join(chunks))
 
 
-async def measure(args: argparse.Namespace, folder: Path) -> None:
-    app = create_app(Settings(db_url=f"sqlite:///{folder / 'bench.db'}", background=False))
+class Count:
+    """Round trips counted so far; none while ``paused``."""
+
+    def __init__(self) -> None:
+        self.trips = 0
+        self.paused = False
+
+
+@contextmanager
+def round_trips(engine: Any) -> Iterator[Count]:
+    """Count what the engine's connections send the database and wait for, while inside."""
+    counted = Count()
+    if engine.dialect.name == "sqlite":  # in-process: each statement and each commit is one call
+        def statement(*_: Any) -> None:
+            if not counted.paused:
+                counted.trips += 1
+
+        event.listen(engine, "before_cursor_execute", statement)
+        event.listen(engine, "commit", statement)
+        try:
+            yield counted
+        finally:
+            event.remove(engine, "before_cursor_execute", statement)
+            event.remove(engine, "commit", statement)
+        return
+    from psycopg import pq
+
+    trace = tempfile.TemporaryFile()  # noqa: SIM115
+    traced: list[Any] = []
+
+    def checkout(dbapi_connection: Any, *_: Any) -> None:
+        if counted.paused:
+            return
+        dbapi_connection.pgconn.trace(trace.fileno())
+        dbapi_connection.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        traced.append(dbapi_connection)
+
+    def checkin(dbapi_connection: Any, *_: Any) -> None:
+        with contextlib.suppress(Exception):
+            dbapi_connection.pgconn.untrace()
+
+    event.listen(engine.pool, "checkout", checkout)
+    event.listen(engine.pool, "checkin", checkin)
+    try:
+        yield counted
+    finally:
+        event.remove(engine.pool, "checkout", checkout)
+        event.remove(engine.pool, "checkin", checkin)
+        for connection in traced:
+            with contextlib.suppress(Exception):
+                connection.pgconn.untrace()
+        trace.seek(0)
+        counted.trips = sum(1 for line in trace.read().decode(errors="replace").splitlines()
+                         if "\tReadyForQuery" in line and line.startswith("B"))
+        trace.close()
+
+
+def database_cpu(data_folder: Path | None) -> float:
+    """CPU seconds used so far by a PostgreSQL cluster's processes (the postmaster's children)."""
+    if data_folder is None:
+        return 0.0
+    pid = int((data_folder / "postmaster.pid").read_text().split()[0])
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for each in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+async def measure(args: argparse.Namespace, db_url: str, name: str, data_folder: Path | None = None) -> dict[str, Any]:
+    app = create_app(Settings(db_url=db_url, background=False))
     service = app.state.service
     rng = random.Random(1)
     async with app.router.lifespan_context(app):
         call = Caller(app)
-        status, answer = await call("POST", "/api/register", {"name": "bench", "password": "benchmark password"})
+        status, answer = await call("POST", "/api/register", {"name": name, "password": "benchmark password"})
         assert status == 201, answer
         call.headers.append((b"authorization", f"Bearer {answer['token']}".encode()))
         actor = service.actor(answer["token"])
@@ -95,26 +191,39 @@ async def measure(args: argparse.Namespace, folder: Path) -> None:
 
         for number in range(args.moves // 5):  # warm up: numba's kernels, SQLAlchemy's statement cache
             await through_app(number)
-        began = time.process_time()
+        profile = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not waiting
+        call.inside = 0.0
+        if profile and args.profile == "app":
+            profile.enable()
         for number in range(args.moves):
             await through_app(number)
-        whole = time.process_time() - began
-        profile = cProfile.Profile() if args.profile else None
-        began = time.process_time()
+        whole = call.inside
         if profile:
+            profile.disable()
+        database_before = database_cpu(data_folder)
+        began = time.process_time()
+        if profile and args.profile == "service":
             profile.enable()
         for number in range(args.moves):
             service_only(number)
-        if profile:
+        if profile and args.profile == "service":
             profile.disable()
         alone = time.process_time() - began
+        database = database_cpu(data_folder) - database_before
+        counted_moves = min(200, args.moves)
+        with round_trips(service.db.engine) as counted:
+            for number in range(counted_moves):
+                if games[number % len(games)]["status"] != "active":  # a new game is not a move: not counted
+                    counted.paused = True
+                    games[number % len(games)] = service.create(actor, service_request(new)).game.model_dump(
+                        mode="json")
+                    counted.paused = False
+                service_only(number)
+        trips = counted.trips / counted_moves
     plies = sum(game["ply"] for game in games) / len(games)
-    print(f"{args.moves} moves in {args.games} games of {args.game} (SQLite; games at ply {plies:.0f} on average "
-          f"at the end), CPU time a move:")
-    print(f"  through the app (ASGI)   {whole * 1000 / args.moves:.3f} ms")
-    print(f"  GameService.move alone   {alone * 1000 / args.moves:.3f} ms" + (" (profiled)" if profile else ""))
-    if profile:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+    return {"database": db_url.split(":", 1)[0].split("+")[0], "app_ms": whole * 1000 / args.moves,
+            "service_ms": alone * 1000 / args.moves, "database_ms": database * 1000 / args.moves,
+            "round_trips": trips, "plies": plies, "profile": profile}
 
 
 def service_request(body: dict[str, Any]) -> Any:
@@ -128,13 +237,48 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=3000, help="moves measured (3000)")
     parser.add_argument("--games", type=int, default=20, help="games played at once (20)")
     parser.add_argument("--game", default="ndengrod", help="the game (ndengrod)")
-    parser.add_argument("--profile", action="store_true", help="profile GameService.move with cProfile")
+    parser.add_argument("--postgres", action="store_true",
+                        help="also on a throw-away PostgreSQL cluster, in turns with SQLite (see --rounds)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --postgres: turns of each database (3)")
+    parser.add_argument("--profile", nargs="?", const="service", choices=("service", "app"),
+                        help="profile GameService.move (or, with 'app', the moves through the app) with cProfile")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order: cumulative (default), tottime, …")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-"))
+    results: list[dict[str, Any]] = []
+    load_before = os.getloadavg()
     try:
-        asyncio.run(measure(args, folder))
+        if not args.postgres:
+            results.append(asyncio.run(measure(args, f"sqlite:///{folder / 'bench.db'}", "bench")))
+        else:
+            sys.path.insert(0, str(Path(__file__).parent))
+            from server_load import postgres_cluster
+
+            with postgres_cluster() as (pg_url, data):
+                for turn in range(args.rounds):
+                    results.append(asyncio.run(measure(args, f"sqlite:///{folder / f'bench{turn}.db'}",
+                                                       f"bench{turn}")))
+                    results.append(asyncio.run(measure(args, pg_url, f"bench{turn}", data)))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    load_after = os.getloadavg()
+    print(f"{args.moves} moves in {args.games} games of {args.game} a run, CPU time a move (this process; "
+          f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after):")
+    for result in results:
+        trips = f"{result['round_trips']:.2f}"
+        database = f", PostgreSQL's processes {result['database_ms']:.3f} ms" if result["database"] == "postgresql" \
+            else ""
+        print(f"  {result['database']:10}  through the app (ASGI) {result['app_ms']:.3f} ms   GameService.move "
+              f"alone {result['service_ms']:.3f} ms{database}   round trips a move {trips}")
+    if args.postgres:
+        for key, what in (("app_ms", "through the app"), ("service_ms", "GameService.move alone")):
+            sqlite = statistics.median(r[key] for r in results if r["database"] == "sqlite")
+            postgresql = statistics.median(r[key] for r in results if r["database"] == "postgresql")
+            print(f"  median {what}: SQLite {sqlite:.3f} ms, PostgreSQL {postgresql:.3f} ms "
+                  f"({postgresql / sqlite:.2f}x)")
+    for result in results:
+        if result["profile"] is not None:
+            pstats.Stats(result["profile"]).sort_stats(args.sort).print_stats(40)
 
 
 if __name__ == "__main__":

@@ -271,6 +271,12 @@ def cmd_db(args: argparse.Namespace) -> int:
     return run_db(args)
 
 
+def cmd_ai_worker(args: argparse.Namespace) -> int:
+    from boardlab.cli.serve import run_ai_worker
+
+    return run_ai_worker(args)
+
+
 def cmd_remote(args: argparse.Namespace) -> int:
     from boardlab.cli.remote import run_remote
 
@@ -282,7 +288,7 @@ COMMANDS = {
     "match": cmd_match, "print": cmd_print, "playtest": lambda args: _playtest("cmd_playtest", args),
     "tune": lambda args: _playtest("cmd_tune", args),
 }
-COMMANDS.update({"serve": cmd_serve, "db": cmd_db, "remote": cmd_remote})
+COMMANDS.update({"serve": cmd_serve, "db": cmd_db, "remote": cmd_remote, "ai-worker": cmd_ai_worker})
 
 
 def _playtest(name: str, args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from boardlab.server.config import DEFAULT_DB, MAX_BODY, MAX_RECORD, Settings, kib
+from boardlab.server.config import DEFAULT_DB, MAX_BODY, MAX_RECORD, Settings, SettingsError, kib
 
 
 def add_arguments(commands: argparse._SubParsersAction) -> None:
@@ -18,6 +18,9 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--workers", type=int, default=1, help="server processes (more than 1 needs PostgreSQL)")
     serve.add_argument("--ai-workers", type=int, default=1, metavar="N",
                        help="processes searching the computer's moves, per server process (default 1)")
+    serve.add_argument("--ai-queue", action="store_true",
+                       help="queue the computer's searches in the database for `boardlab ai-worker` processes, on "
+                            "this machine or others (PostgreSQL), instead of searching them here")
     serve.add_argument("--smtp", metavar="HOST:PORT",
                        help="send e-mail notices through this SMTP server (default: none)")
     serve.add_argument("--mail-from", default="boardlab@localhost", metavar="ADDRESS", help="sender of the notices")
@@ -38,6 +41,13 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
                             "addresses, or '*'; default: uvicorn's, 127.0.0.1, or $FORWARDED_ALLOW_IPS)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
 
+    worker = commands.add_parser("ai-worker", help="search the computer's moves queued by servers started with "
+                                 "--ai-queue (PostgreSQL), on this machine")
+    worker.add_argument("--db", metavar="URL", required=True, help="the servers' database (postgresql+psycopg://…)")
+    worker.add_argument("--lease", type=float, default=30.0, metavar="SECONDS",
+                        help="a job this worker stops renewing (it died) is taken again after this long (30)")
+    worker.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+
     db = commands.add_parser("db", help="the server's database: `boardlab db upgrade` applies the migrations")
     db.add_argument("action", choices=("upgrade", "current"), help="upgrade: migrate to the newest schema; "
                     "current: print the schema revision")
@@ -57,7 +67,7 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
                          smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url, max_body=args.max_body,
                          max_record=args.max_record, secure_cookies=args.secure_cookies,
-                         warm_up=not args.no_warm_up)
+                         ai_queue=args.ai_queue, warm_up=not args.no_warm_up)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
     print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "
@@ -76,4 +86,29 @@ def run_db(args: argparse.Namespace) -> int:
     if args.action == "upgrade":
         migrate.upgrade(settings.db_url)
     print(f"{settings.db_url}: schema revision {migrate.current(settings.db_url)}")
+    return 0
+
+
+def run_ai_worker(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    from datetime import timedelta
+
+    from boardlab.server import jobs
+    from boardlab.server.service import GameService
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    if not 1 <= args.lease <= 3600:
+        raise SettingsError(f"--lease {args.lease:g} is not accepted; accepted: 1 to 3600 seconds")
+    settings = Settings(db_url=args.db, ai_queue=True, background=False, warm_up=False)
+    service = GameService(settings)
+    worker = jobs.Worker(service, lease=timedelta(seconds=args.lease))
+    signal.signal(signal.SIGTERM, lambda *_: worker.stop.set())
+    print(f"boardlab ai-worker {worker.name}: taking the computer's turns from {settings.db_url}", flush=True)
+    try:
+        worker.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.close()
     return 0

@@ -13,7 +13,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from boardlab.ai.levels import make_agent
 from boardlab.core.registry import load
 
 HINT_AGENT = "level2"
@@ -41,11 +40,15 @@ def _view(job: Job) -> Any:
 
 def choose(job: Job) -> str:
     """The move the agent plays (runs in a worker process)."""
+    from boardlab.ai.levels import make_agent  # in the worker: the server's own process never compiles it
+
     return make_agent(job.agent, seed=job.seed).choose(_view(job)).text
 
 
 def analyse(job: Job) -> dict[str, Any]:
     """The agent's best moves for the seat, with its expected line (runs in a worker process)."""
+    from boardlab.ai.levels import make_agent
+
     analysis = make_agent(job.agent, seed=job.seed).analyse(_view(job))
     return {
         "candidates": [{"move": c.move.text, "visits": c.visits, "value": c.value}

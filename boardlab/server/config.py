@@ -27,7 +27,8 @@ _ENV = {
     "migrate": "BOARDLAB_MIGRATE", "background": "BOARDLAB_BACKGROUND",
     "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
     "warm_up": "BOARDLAB_WARM_UP", "guest_days": "BOARDLAB_GUEST_DAYS",
-    "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD", "secure_cookies": "BOARDLAB_SECURE_COOKIES",
+    "ai_queue": "BOARDLAB_AI_QUEUE", "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD",
+    "secure_cookies": "BOARDLAB_SECURE_COOKIES",
 }
 MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
 MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move one: ~29 KB)
@@ -74,6 +75,9 @@ class Settings:
     # The session cookie is marked Secure (sent over HTTPS only) when this is set, and for any request that
     # came over HTTPS (as the proxy told uvicorn, from an address in --forwarded-allow-ips).
     secure_cookies: bool = False
+    # The computer's searches are jobs in the database, taken by ``boardlab ai-worker`` processes on any
+    # machine (PostgreSQL; see boardlab.server.jobs), instead of this server's own worker processes.
+    ai_queue: bool = False
 
     def __post_init__(self) -> None:
         url = self.db_url
@@ -93,6 +97,9 @@ class Settings:
                 f"process write at a time, and live updates between workers use PostgreSQL's LISTEN/NOTIFY")
         if not 1 <= self.ai_workers <= 64:
             raise SettingsError(f"AI workers {self.ai_workers} is not accepted; accepted: 1 to 64")
+        if self.ai_queue and self.is_sqlite:
+            raise SettingsError("--ai-queue needs PostgreSQL (--db postgresql+psycopg://…): workers claim the "
+                                "jobs with SELECT … FOR UPDATE SKIP LOCKED, which SQLite does not have")
         if not 1 <= self.hint_burst <= 10_000 or not 0 < self.hints_per_minute <= 100_000:
             raise SettingsError(f"hint limit {self.hint_burst} at once, {self.hints_per_minute} a minute is not "
                                 f"accepted; accepted: 1 to 10000 at once, more than 0 and at most 100000 a minute")
@@ -137,7 +144,7 @@ class Settings:
                     values[item.name] = int(text)
                 elif item.name in ("sweep_seconds", "hints_per_minute", "guest_days"):
                     values[item.name] = float(text)
-                elif item.name in ("migrate", "background", "warm_up", "secure_cookies"):
+                elif item.name in ("migrate", "background", "warm_up", "secure_cookies", "ai_queue"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")
                 else:
                     values[item.name] = text or None if item.name in ("smtp", "base_url") else text

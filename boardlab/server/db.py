@@ -6,23 +6,54 @@ lose the last few commits, never corrupt the file). SQLite lets one connection w
 transaction starts with ``BEGIN IMMEDIATE`` under a process-wide lock, so threads queue for the
 write lock here instead of failing with "database is locked" half-way through a transaction.
 
-PostgreSQL serialises moves of one game with ``SELECT … FOR UPDATE`` on the game's row.
+PostgreSQL serialises moves of one game with ``SELECT … FOR UPDATE`` on the game's row. A pooled
+connection is not pinged before use (``pool_pre_ping`` would cost a round trip, ``SELECT 1``, every
+time one is taken): one whose server process went away (restarted, ``pg_terminate_backend``, an idle
+timeout) has said so on its socket, which is looked at when it is taken from the pool (a system call,
+no round trip) and then replaced; and a transaction whose connection turns out dead on its first
+statement is run again once (:meth:`Database.retry`).
 """
 
 from __future__ import annotations
 
+import logging
+import select
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
+
+from boardlab.server.errors import ApiError
+
+log = logging.getLogger("boardlab.server")
+_T = TypeVar("_T")
 
 
 class WriterBusy(Exception):
     """SQLite's write lock is held by another transaction, and the caller would not wait for it."""
+
+
+class CommitLost(ApiError):
+    """The database connection was lost while a transaction was being committed: whether it was stored
+    cannot be known here (so it is not run again)."""
+
+    status = 503
+
+
+def _committing(connection: Connection | Session) -> None:
+    """Commit, saying so if the connection is lost meanwhile (see :class:`CommitLost`)."""
+    try:
+        connection.commit()
+    except DBAPIError as error:
+        if error.connection_invalidated:
+            raise CommitLost("the connection to the database was lost while saving; reload to see whether "
+                             "the change was made") from error
+        raise
 
 
 class Database:
@@ -35,6 +66,19 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
+
+    def retry(self, attempt: Callable[[], _T]) -> _T:
+        """``attempt()``, run again once if it failed because its connection to the database was found
+        dead (a server process ended between the connection's last use and this one). Nothing was
+        stored: a failure while committing is :class:`CommitLost`, which is not retried."""
+        try:
+            return attempt()
+        except DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+            log.warning("a database connection was found closed (%s); trying again on a new one",
+                        str(error.orig).strip().splitlines()[0] if error.orig else error)
+            return attempt()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -51,8 +95,13 @@ class Database:
     def write(self) -> Iterator[Session]:
         """A session whose changes are committed together at the end, or not at all."""
         if not self.is_sqlite:
-            with self._sessions() as session, session.begin():
-                yield session
+            with self._sessions() as session:
+                try:
+                    yield session
+                except BaseException:
+                    session.rollback()
+                    raise
+                _committing(session)
             return
         with self._write_lock, self._sessions() as session:
             session.connection().exec_driver_sql("BEGIN IMMEDIATE")
@@ -70,8 +119,13 @@ class Database:
         (SQLite): raise :class:`WriterBusy` at once if another transaction holds the write lock (the
         event loop must not wait for it)."""
         if not self.is_sqlite:
-            with self.engine.begin() as connection:
-                yield connection
+            with self.engine.connect() as connection:
+                try:
+                    yield connection
+                except BaseException:
+                    connection.rollback()
+                    raise
+                _committing(connection)
             return
         if not self._write_lock.acquire(blocking=wait):
             raise WriterBusy("another transaction is writing")
@@ -99,7 +153,9 @@ class Database:
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=False)
+        event.listen(engine, "checkout", _still_connected)
+        return engine
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
                            poolclass=QueuePool, pool_size=8, max_overflow=16)
 
@@ -111,3 +167,22 @@ def make_engine(url: str) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _still_connected(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """Refuse a pooled PostgreSQL connection whose server process has gone (the pool then takes, or
+    opens, another). An idle pooled connection is sent nothing (it LISTENs to nothing), so anything to
+    read on its socket is the server's farewell (a FATAL error, then the end of the stream): libpq
+    would only notice when the next query fails. A system call, not a round trip (``pool_pre_ping``
+    sends ``SELECT 1`` and waits for the answer)."""
+    pgconn = getattr(dbapi_connection, "pgconn", None)
+    if pgconn is None:
+        return
+    if pgconn.status != 0:  # libpq's CONNECTION_OK
+        raise DisconnectionError("the database connection was closed")
+    try:
+        readable, _, _ = select.select([pgconn.socket], [], [], 0)
+    except Exception as error:  # a closed socket
+        raise DisconnectionError(f"the database connection was closed: {error}") from error
+    if readable:  # "terminating connection due to administrator command", then the end of the stream
+        raise DisconnectionError("the database server ended the connection")

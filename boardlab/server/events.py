@@ -4,9 +4,12 @@ A change is announced on a *channel* (``game:12``, ``user:3``) with no content: 
 builds what it is sent from its own seat's view (see :mod:`boardlab.server.views`), so nobody is
 ever handed a payload made for somebody else.
 
-One worker: :class:`LocalNotifier` tells the :class:`Broker` after the commit. Several workers on
-PostgreSQL: :class:`PostgresNotifier` sends ``NOTIFY`` inside the transaction (delivered only if it
-commits), and a listener thread in every worker (the sender's too) passes it to that worker's broker.
+One worker: :class:`LocalNotifier` tells the :class:`Broker` after the commit. PostgreSQL (several
+workers, or several servers on one database): :class:`PostgresNotifier` sends one ``NOTIFY`` a change
+inside its transaction (delivered only if it commits; its payload lists the channels, space-separated),
+and a listener thread in every process (the sender's too) passes it to that process's broker. A move
+sends it within its UPDATE (see :func:`boardlab.server.play.write_back`), so that it costs no round
+trip of its own.
 """
 
 from __future__ import annotations
@@ -83,6 +86,10 @@ class LocalNotifier:
     def stage(self, session: Session | Connection, channels: list[str]) -> None:
         pass
 
+    def payload(self, channels: list[str]) -> str | None:
+        """What to send with a transaction's own statement instead of :meth:`stage` (``None``: nothing)."""
+        return None
+
     def committed(self, channels: list[str]) -> None:
         self.broker.deliver(channels)
 
@@ -104,8 +111,10 @@ class PostgresNotifier:
         self.listening = threading.Event()
 
     def stage(self, session: Session | Connection, channels: list[str]) -> None:
-        for channel in channels:
-            session.execute(text("SELECT pg_notify(:name, :payload)"), {"name": CHANNEL, "payload": channel})
+        session.execute(text("SELECT pg_notify(:name, :payload)"), {"name": CHANNEL, "payload": " ".join(channels)})
+
+    def payload(self, channels: list[str]) -> str | None:
+        return " ".join(channels)
 
     def committed(self, channels: list[str]) -> None:
         pass  # the listener hears our own NOTIFY too
@@ -129,7 +138,7 @@ class PostgresNotifier:
                     self.listening.set()
                     while not self._stop.is_set():
                         for note in connection.notifies(timeout=1.0):
-                            self.broker.deliver([note.payload])
+                            self.broker.deliver(note.payload.split())
             except Exception as error:  # the database restarted or went away: listen again shortly
                 self.listening.clear()
                 log.warning("LISTEN connection lost (%s); reconnecting", error)

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from boardlab.core.state import State
 from boardlab.server.models import Game as GameRow
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
 
 AGAINST_A_PERSON = ("no hints in a game against another person: hints are given in games against the computer, "
                     "where you hold every seat (hot-seat), and on the analysis board of a finished game")

@@ -172,3 +172,22 @@ class MoveRow(Base):
 Index("ix_games_status_deadline", Game.status, Game.deadline)
 Index("ix_games_status_finished_at", Game.status, Game.finished_at)
 Index("ix_rating_changes_user_game", RatingChange.user_id, RatingChange.game, RatingChange.id)
+
+
+class SearchJob(Base):
+    """A computer turn waiting for, or being searched by, a ``boardlab ai-worker`` (``serve --ai-queue``;
+    see :mod:`boardlab.server.jobs`): one a game, for the game's ``version`` it was queued at."""
+
+    __tablename__ = "search_jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    version: Mapped[int] = mapped_column(Integer)
+    ply: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    agent: Mapped[str] = mapped_column(String(200))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    queued_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime)  # held by ``worker`` until then
+    worker: Mapped[str | None] = mapped_column(String(200))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # claims so far: 2 after a worker died

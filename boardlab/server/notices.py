@@ -3,10 +3,14 @@ written from the addressee's own seat's view."""
 
 from __future__ import annotations
 
-from boardlab.core.state import State
+from typing import TYPE_CHECKING
+
 from boardlab.server.models import Game as GameRow
 from boardlab.server.play import game_of
 from boardlab.server.views import describe
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
 
 
 def notices(row: GameRow, state: State, what: str, url: str) -> list[tuple[str, str, str]]:

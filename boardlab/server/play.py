@@ -9,30 +9,34 @@ single writer) and checked against what the database holds, never against a cach
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, RowMapping, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Dialect, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload
 
-from boardlab import records
-from boardlab.ai.levels import make_agent
-from boardlab.core.game import Game
 from boardlab.core.registry import load
-from boardlab.core.state import State
 from boardlab.errors import BoardlabError, RecordError
 from boardlab.outcome import outcome_sentence
-from boardlab.server import clocks, ratings
+from boardlab.server import clocks, ratings, warmup
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
 from boardlab.server.errors import Conflict, Forbidden, NotFound, Unauthorised
+from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import MoveRow, Seat, User
 from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
 
-RESIGNATION, TIMEOUT, AGREEMENT, RULES = "resignation", "timeout", "agreement", records.RULES_TERMINATION
+if TYPE_CHECKING:  # at run time these come with the first game loaded (numba): the server starts without them
+    from boardlab import records
+    from boardlab.core.game import Game
+    from boardlab.core.state import State
+
+# records.RULES_TERMINATION (records imports the kernels' module: not at the server's start)
+RESIGNATION, TIMEOUT, AGREEMENT, RULES = "resignation", "timeout", "agreement", "rules"
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class Actor:
 
 @lru_cache(maxsize=256)
 def _game(game_id: str, options: tuple[tuple[str, Any], ...]) -> Game:
+    warmup.prepare(game_id)  # compiled in a child process if need be, not under this process's GIL
     return load(game_id, **dict(options))
 
 
@@ -227,11 +232,35 @@ _LOAD = (select(*_GAMES.c, *(_SEATS.c[key].label(f"seat_{key}") for key in _SEAT
          .where(_GAMES.c.id == bindparam("game_id")).order_by(_SEATS.c.seat))
 _LOCK = _LOAD.with_for_update(of=_GAMES)
 _INSERT_MOVE = insert(_MOVES)
-# Built once (SQLAlchemy then reuses their compiled form): every changeable field is written, changed or not.
-_UPDATE_GAME = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
-                .values({key: bindparam(f"new_{key}") for key in _CHANGING}))
 _UPDATE_SEAT = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
                 .values({key: bindparam(f"new_{key}") for key in _SEAT_CHANGING}))
+
+
+_MOVE_FIELDS = ("game_id", "ply", "text", "seat", "at", "seconds")
+
+
+@lru_cache(maxsize=64)
+def _update_game(changed: tuple[str, ...]) -> Any:
+    """The UPDATE of a game's fields ``changed``, conditional on the version read: built once for each set
+    (SQLAlchemy then reuses its compiled form). Only what changed is written: SQLite updates an index of
+    the games table whenever its columns are set, whether their values change or not (a move leaves the
+    status and the end's fields alone)."""
+    return (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
+            .values({key: bindparam(f"new_{key}") for key in changed}))
+
+
+@lru_cache(maxsize=64)
+def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
+    """PostgreSQL: the move's INSERT (``with_move``), the game's UPDATE and the live update's NOTIFY, in
+    one statement, so that a move costs as few round trips as on SQLite (BEGIN, the locking SELECT, this,
+    COMMIT); it answers how many games it changed (1, or 0 if the version read is no longer there)."""
+    changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
+    statement = select(select(func.count()).select_from(changed_game).scalar_subquery(),
+                       func.pg_notify(bindparam("channel"), bindparam("payload")))
+    if with_move:  # a data-changing WITH runs whether or not the query reads it
+        statement = statement.add_cte(insert(_MOVES).values({key: bindparam(f"move_{key}") for key in _MOVE_FIELDS})
+                                      .cte("new_move"))
+    return statement
 
 
 class Snapshot(NamedTuple):
@@ -244,13 +273,38 @@ class Snapshot(NamedTuple):
 def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
     database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    rows = connection.execute(_LOCK, {"game_id": game_id}).all()
+    if connection.dialect.name == "postgresql":
+        rows: Sequence[Any] = _locked_rows_postgresql(connection, game_id)
+    else:
+        rows = [found._mapping for found in connection.execute(_LOCK, {"game_id": game_id})]
     if not rows:
         raise NotFound(f"no game {game_id}")
-    first = rows[0]._mapping
-    seats = [_seat_of(found._mapping) for found in rows]
+    first = rows[0]
+    seats = [_seat_of(found) for found in rows]
     row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
     return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: _seat_values(seat) for seat in seats})
+
+
+_LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
+
+
+@lru_cache(maxsize=4)
+def _lock_sql(dialect: Dialect) -> str:
+    return str(_LOCK.compile(dialect=dialect))
+
+
+def _locked_rows_postgresql(connection: Connection, game_id: int) -> list[dict[str, Any]]:
+    """:data:`_LOCK`'s rows as dicts, read on psycopg's own cursor. Through SQLAlchemy's result, psycopg
+    builds a description of each of the 45 columns for every move (a fifth of a move's CPU time in the
+    server's process); the values are the same, as SQLAlchemy's psycopg dialect converts none of these
+    columns' values itself (psycopg decodes JSON and timestamps)."""
+    if not connection.in_transaction():
+        connection.begin()  # so that SQLAlchemy commits or rolls back what psycopg begins here
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.dialect), {"game_id": game_id})
+        return [dict(zip(_LOCK_KEYS, found, strict=True)) for found in cursor.fetchall()]
 
 
 def _seat_values(seat: Seat) -> tuple[Any, ...]:
@@ -260,16 +314,22 @@ def _seat_values(seat: Seat) -> tuple[Any, ...]:
 _T = TypeVar("_T", GameRow, Seat, User)
 
 
+class _Fields:
+    """A row as the move path reads it: its fields as plain attributes. An ORM instance's fields are
+    descriptors, which cost more to read and write (some 250 times a move, in the rules of the server
+    and the answer) than the query that fills them, and it would be made without the change events its
+    constructor fires for each field anyway; this is never added to a session."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
 def _loaded(cls: type[_T], values: dict[str, Any]) -> _T:
-    """An instance of ``cls`` holding ``values`` as loaded, filled the way the ORM's own loader fills
-    one (into its ``__dict__``, without the change events that its constructor fires for each field,
-    which cost more than the query). Transient: never added to a session."""
-    instance: _T = cls._sa_class_manager.new_instance()  # type: ignore[attr-defined]
-    instance.__dict__.update(values)
-    return instance
+    """``values`` as loaded into a row of ``cls``, read as one (see :class:`_Fields`)."""
+    return cast(_T, _Fields(values))
 
 
-def _seat_of(values: RowMapping) -> Seat:
+def _seat_of(values: Mapping[str, Any]) -> Seat:
     user_id = values["seat_user_id"]
     user = None if user_id is None else \
         _loaded(User, {"id": user_id, "name": values["user_name"], "email": values["user_email"]})
@@ -277,12 +337,26 @@ def _seat_of(values: RowMapping) -> Seat:
                           "user": user})
 
 
-def write_back(connection: Connection, row: GameRow, as_read: Snapshot) -> None:
-    """Store ``row``'s changeable fields: one UPDATE of the game, conditional on the version it was
-    read at (a second guard beside the lock), and one per seat whose clock (or, at the end, score) changed."""
-    done = connection.execute(_UPDATE_GAME, {"game_id": row.id, "read_version": as_read.game["version"],
-                                             **{f"new_{key}": getattr(row, key) for key in _CHANGING}})
-    if done.rowcount != 1:
+def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any] | None = None,
+               notify: str | None = None) -> None:
+    """Store ``row``'s changed fields: one UPDATE of the game, conditional on the version it was read at
+    (a second guard beside the lock), and one per seat whose clock (or, at the end, score) changed; and
+    ``new_move``, the move's row, if any. ``notify`` (PostgreSQL): the live update's payload, sent with
+    the UPDATE (see :func:`_write_and_notify`)."""
+    fields = {key: getattr(row, key) for key in _CHANGING}
+    changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
+    parameters = {"game_id": row.id, "read_version": as_read.game["version"],
+                  **{f"new_{key}": fields[key] for key in changed}}
+    if notify is not None:
+        parameters.update(channel=CHANNEL, payload=notify)
+        if new_move is not None:
+            parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
+        done = connection.execute(_write_and_notify(changed, new_move is not None), parameters).one()[0]
+    else:
+        if new_move is not None:
+            connection.execute(_INSERT_MOVE, new_move)
+        done = connection.execute(_update_game(changed), parameters).rowcount
+    if done != 1:
         raise Conflict(f"game {row.id} was changed meanwhile; try again")
     for seat in row.seats:
         values = _seat_values(seat)
@@ -322,6 +396,10 @@ class Upload:
 
 def read_upload(data: dict[str, Any]) -> Upload:
     """Check and replay an uploaded record, once; :class:`RecordError` if it fails."""
+    from boardlab import records
+
+    if isinstance(data, dict) and isinstance(data.get("game"), str):
+        warmup.prepare(data["game"])
     record, state = records.read(data)
     if state is None:
         raise RecordError(f"this is {record.perspective}'s record, which cannot be replayed; upload the "
@@ -341,6 +419,7 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
         if request.game is None:
             raise BoardlabError("say which game: 'game' (see /api/catalog), or a 'record' to continue")
         game_id, variant, options = request.game, request.variant, dict(request.options)
+    warmup.prepare(game_id)
     game = load(game_id, variant=variant, **options)
     state = upload.state if upload is not None else game.new_game()
     specs = request.seats or [SeatRequest(kind="me"), SeatRequest(kind="ai")]
@@ -425,6 +504,8 @@ def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatReq
     if spec.kind == "open":
         return Seat(seat=number, kind="open", accepted=False), None
     if spec.kind == "ai":
+        from boardlab.ai.levels import make_agent  # the search: imported once the warm-up compiled it
+
         agent_spec = (spec.agent or "level3").strip()
         agent = make_agent(agent_spec)
         agent.check(game)
@@ -555,8 +636,10 @@ class Moved:
 
 
 def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
-         cache: StateCache, version: int | None = None) -> Moved:
-    """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``."""
+         cache: StateCache, version: int | None = None,
+         announce: Callable[[GameRow], str | None] | None = None) -> Moved:
+    """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
+    ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL)."""
     row, as_read = lock_game_core(connection, game_id)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
@@ -577,15 +660,15 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         before_timeout = current_state(connection, row, cache)
         timeout(row, at, before_timeout)
         ratings.settle(connection, row, at)
-        write_back(connection, row, as_read)
+        write_back(connection, row, as_read, notify=announce(row) if announce else None)
         return Moved(row, before_timeout, timed_out=True)
     state = current_state(connection, row, cache)
     before = known_moves(connection, row, cache)
     after = state.play(text)
     assert after.last_move is not None
     spent = clocks.seconds_between(row.turn_started_at, at)
-    connection.execute(_INSERT_MOVE, {"game_id": row.id, "ply": row.ply, "text": after.last_move.text,
-                                                "seat": seat, "at": at, "seconds": spent})
+    new_move = {"game_id": row.id, "ply": row.ply, "text": after.last_move.text, "seat": seat, "at": at,
+                "seconds": spent}
     moves = [*before, MoveInfo(row.ply, seat, at, spent)]
     mover = next(s for s in row.seats if s.seat == seat)
     mover.remaining_seconds = time_control(row).after_move(mover.remaining_seconds, spent)
@@ -599,7 +682,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         ratings.settle(connection, row, at)
     else:
         _start_turn(row, at)
-    write_back(connection, row, as_read)
+    write_back(connection, row, as_read, new_move, announce(row) if announce else None)
     return Moved(row, after, moves=moves)
 
 

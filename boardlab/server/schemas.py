@@ -353,6 +353,13 @@ class ServerStatusOut(BaseModel):
                     "not ready yet still plays, its first request waiting while it compiles")
 
 
+class ComputerTurnOut(BaseModel):
+    thinking: bool = Field(description="whether it is the computer's turn in this game (its search queued or running)")
+    queue_place: int | None = Field(
+        description="with the server's search queue (--ai-queue): 0 while a worker searches this turn, n when it is "
+                    "n-th in the queue; null without a queue, or when the turn is not queued yet")
+
+
 class CandidateOut(BaseModel):
     move: str
     visits: int

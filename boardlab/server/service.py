@@ -16,17 +16,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, exists, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
-from boardlab import records
 from boardlab.core.registry import info
-from boardlab.core.state import State
-from boardlab.server import accounts, ai, clocks, hints, lists, play, ratings, views
+from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, Forbidden, Unauthorised
@@ -39,6 +37,7 @@ from boardlab.server.play import Actor
 from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
     ArchiveOut,
+    ComputerTurnOut,
     CreatedGameOut,
     CreateGameRequest,
     EmailChange,
@@ -61,6 +60,9 @@ from boardlab.server.schemas import (
     UserOut,
 )
 from boardlab.server.warmup import Warmup
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
 
 log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
@@ -324,6 +326,14 @@ class GameService:
         transaction, if not given)."""
         if request.record is not None and upload is None:
             upload = play.read_upload(request.record)
+        # The rules (and the search, against the computer) prepared before the transaction: a first game of
+        # its kind after a start may wait for them to compile, but no other request waits with it.
+        game_id = upload.record.game if upload is not None else request.game
+        if game_id is not None:
+            if request.seats is None or any(seat.kind == "ai" for seat in request.seats):
+                self.warmup.ensure_with_search(game_id)
+            else:
+                self.warmup.ensure(game_id)
         with self.db.write() as session:
             created = play.create(session, actor, request, upload)
             self._stage(session, created.row)
@@ -389,8 +399,7 @@ class GameService:
         with self.db.write() as session:
             created = play.rematch(session, actor, game_id)
             old = play.get_game(session, game_id)
-            self._stage(session, created.row)
-            self._stage(session, old)
+            self._stage(session, created.row, old)
         row = created.row
         self.cache.put(row, created.state)
         self._after(old, self._state_after(old), "rematch")
@@ -418,10 +427,14 @@ class GameService:
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
-        try:
+        def attempt() -> play.Moved:
             with self.db.write_core(wait=wait) as connection:
-                moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version)
-                self._stage(connection, moved.row)
+                # The live update goes with the game's UPDATE (PostgreSQL), not as a statement of its own.
+                return play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                 announce=self._announce)
+
+        try:
+            moved = self.db.retry(attempt)
         except IntegrityError:  # another move for this ply got in first (another worker)
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
@@ -435,6 +448,8 @@ class GameService:
         far as the caller may know them (every seat's under perfect information; in a game of hidden
         information the secrets of the seats they hold and of those the rules revealed at the end,
         :meth:`~boardlab.core.game.Game.revealed_at_end`: the referee's full record when that is all of them)."""
+        from boardlab import records
+
         with self.db.read() as session:
             row = play.get_game(session, game_id)
             state = play.current_state(session, row, self.cache)
@@ -533,7 +548,7 @@ class GameService:
         return ServerStatusOut(rules_ready=dict(self.warmup.ready))
 
     def _warm_search(self, game_id: str) -> Future[Any] | None:
-        if self._closing:
+        if self._closing or self.settings.ai_queue:  # with a queue, ai-workers search the computer's moves
             return None
         return self.ai.submit(ai.choose, ai.Job(game_id, {}, None, [], 0, "level1", 0))
 
@@ -572,8 +587,13 @@ class GameService:
         users = {s.user_id for s in row.seats if s.user_id is not None}
         return [f"game:{row.id}", *(f"user:{u}" for u in sorted(users)), "lobby"]
 
-    def _stage(self, session: Session | Connection, row: GameRow) -> None:
-        self.notifier.stage(session, self._channels(row))
+    def _stage(self, session: Session | Connection, *rows: GameRow) -> None:
+        """Announce the change of ``rows`` with the transaction (one NOTIFY on PostgreSQL, whatever changed)."""
+        channels = list(dict.fromkeys(channel for row in rows for channel in self._channels(row)))
+        self.notifier.stage(session, channels)
+
+    def _announce(self, row: GameRow) -> str | None:
+        return self.notifier.payload(self._channels(row))
 
     def _state_after(self, row: GameRow) -> State:
         with self.db.read() as session:
@@ -615,6 +635,10 @@ class GameService:
                 .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
             if taken.rowcount != 1:  # type: ignore[attr-defined]
                 return False
+            if self.settings.ai_queue:  # for a `boardlab ai-worker` to take (see boardlab.server.jobs)
+                jobs.queue(session.connection(), game_id, row.version, row.ply, seat.seat, seat.agent,
+                           row.seed + row.ply, at)
+                return True
             job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
                          seat.agent, row.seed + row.ply)
             version, ply = row.version, row.ply
@@ -642,6 +666,21 @@ class GameService:
             pass  # the game moved on (a takeback, a resignation, a timeout): the answer is stale
         except Exception:
             log.exception("the computer's move %r failed in game %s", text, game_id)
+
+    def move_for_computer(self, game_id: int, ply: int, text: str, version: int) -> None:
+        """The computer's move ``text`` at ``ply``, searched at the game's ``version`` (by a ``boardlab
+        ai-worker``): :class:`~.errors.Conflict` if the game has changed since (the answer is stale)."""
+        self._move(None, game_id, ply, text, None, version)
+
+    def computer_turn(self, game_id: int) -> ComputerTurnOut:
+        """Whether the computer is to move in the game, and where its search stands among the queued ones
+        (``--ai-queue``): 0 while a worker searches it, n when n-1 wait ahead of it."""
+        with self.db.read() as session:
+            row = play.get_game(session, game_id)
+            thinking = row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats)
+            place = jobs.queue_place(session.connection(), game_id, clocks.now()) \
+                if thinking and self.settings.ai_queue else None
+        return ComputerTurnOut(thinking=thinking, queue_place=place)
 
     # -- the sweep: timeouts and computer turns, with nobody connected ---------------------------
 

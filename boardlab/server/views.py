@@ -7,13 +7,12 @@ request would.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from boardlab.core.state import State
-from boardlab.core.view import View
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
 from boardlab.server.play import game_of, outcome_of, seat_name, time_control
@@ -26,6 +25,10 @@ from boardlab.server.schemas import (
     TimeOut,
     ViewOut,
 )
+
+if TYPE_CHECKING:
+    from boardlab.core.state import State
+    from boardlab.core.view import View
 
 
 def utc(moment: datetime | None) -> datetime | None:
@@ -101,45 +104,123 @@ def mover_labels(state: State, count: int) -> list[str]:
     label is public (whoever plays x is known to all), so the positions' own data may tell it."""
     labels: list[str] = []
     position = state
-    game = state.game
     while position.previous is not None:
         before = position.previous
-        mover = before.to_move
-        labels.append(game.seat_label(before.data, mover) if mover is not None else "")
+        labels.append(_mover_label(before))
         position = before
     labels.reverse()
     return labels[:count]
+
+
+def _mover_label(before: State) -> str:
+    mover = before.to_move
+    return before.game.seat_label(before.data, mover) if mover is not None else ""
+
+
+class _Memo:
+    """What answers said about a position, kept so that the next answer need not say it again from the
+    start: the move list of a position is its predecessor's and one more move; a position's legal moves,
+    text and board are the same for every caller from the same seat. Entries are keyed by the position's
+    identity and hold the position itself (so the key cannot be reused while the entry lives); the oldest
+    go first. A position is immutable, and the moves before it (times included) never change once
+    stored (a takeback replays new positions), so an entry is never out of date."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: dict[tuple[int, int | None], tuple[State, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, state: State, seat: int | None) -> Any:
+        found = self._entries.get((id(state), seat))
+        return found[1] if found is not None and found[0] is state else None
+
+    def put(self, state: State, seat: int | None, value: Any, drop: State | None = None) -> None:
+        with self._lock:
+            if drop is not None:
+                self._entries.pop((id(drop), seat), None)
+            self._entries[(id(state), seat)] = (state, value)
+            while len(self._entries) > self.size:
+                self._entries.pop(next(iter(self._entries)))
+
+
+_move_lists = _Memo(4096)  # (position, seat or None under perfect information) -> its move list
+_positions = _Memo(4096)  # (position, seat) -> _Shown
+
+
+class _Shown(NamedTuple):
+    """What a seat is told about one position, whatever the game's row says."""
+
+    legal: list[str]
+    steps: dict[str, list[str]]
+    position: str
+    board: str
+    said: str | None
+
+
+def _shown(state: State, view: View, seat: int | None) -> _Shown:
+    found: _Shown | None = _positions.get(state, seat)
+    if found is not None:
+        return found
+    game = state.game
+    legal: list[str] = []
+    steps: dict[str, list[str]] = {}
+    for legal_move in view.legal_moves():
+        legal.append(legal_move.text)
+        path = legal_move.path
+        if len(path) > 1:
+            steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
+                + [legal_move.text]
+    last = view.last_move
+    before = state.previous
+    said = None
+    if last is not None and before is not None and before.to_move is not None:
+        said = game.move_words(before.data, game.seat_label(before.data, before.to_move), last.text)
+    found = _Shown(legal, steps, view.to_text(), str(view), said)
+    _positions.put(state, seat, found)
+    return found
+
+
+def move_list(state: State, view: View, seat: int | None, move_rows: Sequence[Any]) -> list[MoveOut]:
+    """The moves that led to ``state`` as ``view``'s seat knows them, with when and by whom (``move_rows``,
+    the game's stored moves: those after ``state`` are left out)."""
+    perfect = state.game.info.perfect_information
+    key = None if perfect else seat
+    found: list[MoveOut] | None = _move_lists.get(state, key)
+    if found is not None:
+        return found
+    before = state.previous
+    earlier: list[MoveOut] | None = _move_lists.get(before, key) if before is not None else None
+    last = state.last_move if perfect else view.last_move
+    count = len(earlier) + 1 if earlier is not None else -1
+    if earlier is not None and before is not None and last is not None and len(move_rows) >= count \
+            and move_rows[count - 1].ply == count - 1:
+        row = move_rows[count - 1]
+        moves = [*earlier, move_out(row.ply, row.seat, _mover_label(before), last.text, row.at, row.seconds)]
+        _move_lists.put(state, key, moves, drop=before)  # the game moved on: the old list is seldom asked for
+        return moves
+    # Under perfect information the view is the state, whose moves already carry their text.
+    history = view.state.history() if perfect else view.history()
+    labels = mover_labels(state, len(history))
+    moves = [move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
+             for m in move_rows if m.ply < len(history)]
+    if len(moves) == len(history):
+        _move_lists.put(state, key, moves)
+    return moves
 
 
 def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any],
              end_reason: str | None = None) -> ViewOut:
     """``state``: the position shown; ``end_reason``: why the game ended, if the rules ended it."""
     view = state.view(seat)
-    game = state.game
-    legal: list[str] = []
-    steps: dict[str, list[str]] = {}
-    if row.status == "active":
-        for legal_move in view.legal_moves():
-            legal.append(legal_move.text)
-            path = legal_move.path
-            if len(path) > 1:
-                steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
-                    + [legal_move.text]
-    # Under perfect information the view is the state, whose moves already carry their text.
-    history = view.state.history() if game.info.perfect_information else view.history()
-    labels = mover_labels(state, len(history))
-    moves = [move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
-             for m in move_rows if m.ply < len(history)]
+    shown = _shown(state, view, seat)
+    active = row.status == "active"
+    moves = move_list(state, view, seat, move_rows)
     result = list(view.result) if view.result is not None else None
-    last = view.last_move
-    before = state.previous
-    said = None
-    if last is not None and before is not None and before.to_move is not None:
-        said = game.move_words(before.data, game.seat_label(before.data, before.to_move), last.text)
-    return ViewOut(seat=seat, ply=len(history), to_move=view.to_move if row.status == "active" else None,
-                   position=view.to_text(), board=str(view), description=describe(row, view, end_reason),
-                   legal_moves=legal, move_steps=steps, moves=moves, last_move=said, result=result,
-                   end_reason=view.end_reason)
+    return ViewOut(
+        seat=seat, ply=len(moves), to_move=view.to_move if active else None, position=shown.position,
+        board=shown.board, description=describe(row, view, end_reason), legal_moves=shown.legal if active else [],
+        move_steps=shown.steps if active else {}, moves=moves, last_move=shown.said, result=result,
+        end_reason=view.end_reason)
 
 
 def position_at(row: GameRow, state: State, at_ply: int | None) -> State:
@@ -158,18 +239,20 @@ def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move
     many moves (a step back through the move list) instead of the current one."""
     shown = position_at(row, state, at_ply)
     at = clocks.now()
+    game = game_of(row)
+    view = state.view(seat)
     return GameOut(
-        id=row.id, game=row.game, game_name=game_of(row).name, variant=row.variant, options=row.options,
-        rules_version=row.rules_version, perfect_information=game_of(row).info.perfect_information,
-        notation=game_of(row).notation,
-        status=row.status,  # type: ignore[arg-type]
-        ply=row.ply, to_move=row.to_move, result=row.result, termination=row.termination, loser=row.loser,
-        outcome=_outcome(row, state.view(seat)), rated=row.rated, private=row.private, rematch=row.rematch,
-        seats=seats_out(row, state.view(seat)), time=time_out(row), clocks=clocks_out(row, at),
+        id=row.id, game=row.game, game_name=game.name, variant=row.variant, options=row.options,
+        rules_version=row.rules_version, perfect_information=game.info.perfect_information,
+        notation=game.notation, status=row.status,  # type: ignore[arg-type]
+        ply=row.ply, to_move=row.to_move,
+        result=row.result, termination=row.termination, loser=row.loser, outcome=_outcome(row, view),
+        rated=row.rated, private=row.private,
+        rematch=row.rematch, seats=seats_out(row, view), time=time_out(row), clocks=clocks_out(row, at),
         deadline=utc(row.deadline), draw_offers=list(row.draw_offers or []), undo_request=row.undo_request,
         created_at=utc(row.created_at) or row.created_at, started_at=utc(row.started_at),
         finished_at=utc(row.finished_at), version=row.version, your_seats=held, can_hint=can_hint,
-        view=view_out(row, shown, seat, move_rows, state.view(seat).end_reason),
+        view=view_out(row, shown, seat, move_rows, view.end_reason),
     )
 
 

@@ -163,6 +163,41 @@ def test_several_workers_share_live_updates_through_postgresql(pg_url: str, tmp_
             assert watcher["plies"][-1] == 4, watcher
 
 
+def test_a_move_through_one_server_reaches_a_watcher_on_another(pg_url: str, tmp_path: Path) -> None:
+    """Two ``boardlab serve`` processes on one PostgreSQL (as N servers behind a proxy would be): a watcher
+    of server B sees each move made through server A, and B's answers know the moves A stored."""
+    port_a, port_b = free_port(), free_port()
+    a_url, b_url = f"http://127.0.0.1:{port_a}", f"http://127.0.0.1:{port_b}"
+    with serve(pg_url, tmp_path, port_a), serve(pg_url, tmp_path, port_b), \
+            httpx.Client(base_url=a_url, timeout=10) as through_a:
+        api = Api(through_a)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        seen: list[int] = []
+        connected = threading.Event()
+
+        def watch() -> None:
+            with httpx.Client(base_url=b_url, timeout=httpx.Timeout(10, read=60)) as on_b, \
+                    on_b.stream("GET", f"/api/games/{game_id}/events") as response:
+                for line in response.iter_lines():
+                    if line.startswith("data:") and '"view"' in line:
+                        seen.append(json.loads(line[5:])["ply"])
+                        connected.set()
+                        if seen[-1] == 4:
+                            return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert connected.wait(30), "the watcher on server B got no first view"
+        for ply, (name, move) in enumerate([("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]):
+            assert api.move(name, game_id, move, ply).status_code == 201
+            wait_for(lambda ply=ply: seen and seen[-1] == ply + 1, timeout=30)
+        watcher.join(timeout=30)
+        assert seen[0] == 0 and seen[-1] == 4, seen
+        with httpx.Client(base_url=b_url, timeout=10) as through_b:
+            shown = through_b.get(f"/api/games/{game_id}").json()
+        assert [m["text"] for m in shown["view"]["moves"]] == ["b2", "a1", "c3", "a2"]
+
+
 def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
     with LiveServer(settings_for(sqlite_url, sweep_seconds=0.2).with_(background=True)) as server, \
             httpx.Client(base_url=server.url, timeout=10) as client:
@@ -174,3 +209,34 @@ def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
         over = api.show(game_id)
         assert over["status"] == "finished" and over["termination"] == "timeout" and over["loser"] == 0
         assert over["finished_at"] < over["deadline"] if over["deadline"] else True
+
+
+def test_moves_go_on_after_postgresql_drops_the_servers_connections(pg_url: str) -> None:
+    """Pooled connections are not pinged before use: one whose server process was ended (a restart of
+    PostgreSQL, an idle timeout) must be noticed and replaced, not fail the request."""
+    from fastapi.testclient import TestClient
+
+    from boardlab.server.app import create_app
+
+    with TestClient(create_app(settings_for(pg_url))) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        plies = [("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]
+        engine = create_engine(pg_url)
+
+        def end_the_apps_connections() -> None:
+            with engine.connect() as connection:  # every other connection to this database: the app's pool's
+                ended = connection.execute(text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()")).scalar_one()
+            assert ended >= 1
+            time.sleep(0.1)  # the server processes' farewells reach the pooled connections' sockets
+
+        for ply, (name, move) in enumerate(plies):
+            end_the_apps_connections()
+            assert api.show(game_id)["ply"] == ply  # a read: a connection taken from the pool
+            end_the_apps_connections()
+            response = api.move(name, game_id, move, ply)  # a move: its transaction's first statement
+            assert response.status_code == 201, response.text
+        engine.dispose()
+        assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]

@@ -5,6 +5,8 @@ labelled as they were made (HMDG's side choice), the last move in words."""
 from __future__ import annotations
 
 import html
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,24 @@ def test_every_games_rules_are_prepared_in_the_background() -> None:
     warmup.start()
     wait_for(lambda: all(warmup.ready.values()), timeout=600)
     assert searched == game_ids()
+
+
+def test_migrate_knows_the_newest_revision() -> None:
+    # A database at migrate.HEAD is left alone without importing Alembic: HEAD must be Alembic's head.
+    from alembic.script import ScriptDirectory
+
+    assert ScriptDirectory.from_config(migrate.alembic_config("sqlite://")).get_current_head() == migrate.HEAD
+
+
+def test_nothing_compiles_when_the_server_is_imported() -> None:
+    # A cold start answers at once: the search (whose kernel has an explicit signature, compiled when its
+    # module is imported) and the games' kernels are imported when first needed, not with the app.
+    found = subprocess.run([sys.executable, "-c", "import sys, boardlab.server.app, boardlab.cli.serve; "
+                            "print(' '.join(sorted(sys.modules)))"], capture_output=True, text=True, check=True)
+    loaded = found.stdout.split()
+    assert "boardlab.server.app" in loaded
+    assert "boardlab.ai.mcts_kernel" not in loaded and "boardlab.ai.levels" not in loaded
+    assert not [name for name in loaded if name.startswith("boardlab.games.") and name.count(".") > 2], loaded
 
 
 def test_the_status_says_which_rules_are_ready(sqlite_api: Api) -> None:
@@ -94,7 +114,7 @@ def test_an_old_database_migrates_keeping_its_people_and_games(kind: str, tmp_pa
         connection.commit()
     engine.dispose()
     migrate.upgrade(url)
-    assert migrate.current(url) == "0002"
+    assert migrate.current(url) == "0003"  # the newest: 0002 (people), 0003 (search jobs)
     engine = create_engine(url)
     with engine.connect() as connection:
         users = connection.execute(text("SELECT name, name_key, name_skeleton FROM users ORDER BY id")).all()

@@ -9,19 +9,20 @@ other seat's hidden stones.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
-from boardlab import render
-from boardlab.core.state import State
-from boardlab.core.view import View
 from boardlab.errors import BoardlabError
 from boardlab.server import play, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.strict_json import StrictJsonRoute
+
+if TYPE_CHECKING:  # the render layer (and the kernels under it) is imported with the first board drawn
+    from boardlab.core.state import State
+    from boardlab.core.view import View
 
 router = APIRouter(prefix="/api", tags=["board"], route_class=StrictJsonRoute)
 GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -51,6 +52,8 @@ def _steps(text: str) -> tuple[str, ...]:
 
 def _accepted(view: View, clicks: tuple[str, ...]) -> tuple[str, ...]:
     """The longest beginning of ``clicks`` that begins a legal move (clicks from an old position drop)."""
+    from boardlab import render
+
     kept: tuple[str, ...] = ()
     for step in clicks:
         if step not in render.next_steps(view, kept).steps:
@@ -72,6 +75,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
           ) -> BoardOut:
     """The board drawn for the caller's seat, and click-to-move: send the clicks so far and the new one;
     the answer says which were taken, where the next may go, and the move once they make a whole one."""
+    from boardlab import render
+
     with service.db.read() as session:
         row = play.get_game(session, game_id)
         state: State = play.current_state(session, row, service.cache)

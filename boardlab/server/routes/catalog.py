@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
-from boardlab.ai.levels import LEVELS, NAMES
 from boardlab.core.info import GameInfo
 from boardlab.core.registry import games, info
+from boardlab.server import warmup
 from boardlab.server.schemas import AgentsOut, GameInfoOut, OptionOut, VariantOut
 from boardlab.server.strict_json import StrictJsonRoute
 
@@ -44,6 +44,11 @@ def rules(game: str) -> str:
 
 @router.get("/agents", response_model=AgentsOut)
 def agents() -> AgentsOut:
+    # The levels are the search's settings: imported once the search is compiled (in a child process, soon
+    # after a start), never compiled in this process (a thread of the pool waits meanwhile).
+    warmup.prepare_search()
+    from boardlab.ai.levels import LEVELS, NAMES
+
     levels = {n: f"level{n}: " + (f"{s.iterations:,} iterations" if s.iterations else f"{s.seconds:g} s")
               + " a move" for n, s in LEVELS.items()}
     return AgentsOut(levels=levels, agents=list(NAMES),

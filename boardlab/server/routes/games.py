@@ -19,6 +19,7 @@ from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.schemas import (
     ArchiveOut,
+    ComputerTurnOut,
     CreatedGameOut,
     CreateGameRequest,
     GameOut,
@@ -61,6 +62,12 @@ def get_game(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery 
              ply: Annotated[int | None, Query(ge=0, le=100_000, description="the position after this many moves")]
              = None) -> Response:
     return answer(service.show(caller, game_id, seat, ply))
+
+
+@router.get("/games/{game_id}/computer", response_model=ComputerTurnOut)
+def computer_turn(game_id: GameId, service: Service) -> ComputerTurnOut:
+    """Whether the computer is to move, and (with the server's search queue) its place in the queue."""
+    return service.computer_turn(game_id)
 
 
 @router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,

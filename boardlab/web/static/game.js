@@ -356,6 +356,37 @@
     return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
   }
 
+  // While the computer is to move: say so, and (when the server queues its searches) where this one stands.
+  let computerAsked = null;
+  function computerTurn() {
+    return game.status === "active" && game.seats.some((s) => s.seat === game.to_move && s.kind === "ai");
+  }
+  function ordinal(n) {
+    const tens = n % 100, ones = n % 10;
+    const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+    return `${n}${suffix}`;
+  }
+  async function showComputer() {
+    const box = $("computer");
+    if (!computerTurn() || replayPly !== null) { box.hidden = true; box.textContent = ""; return; }
+    const version = game.version;
+    box.hidden = false;
+    if (!box.textContent) box.textContent = "The computer is thinking…";
+    if (computerAsked === version) return;  // one poller a position
+    computerAsked = version;
+    while (game.version === version && computerTurn()) {
+      try {
+        const turn = await boardlab.api(`/api/games/${gameId}/computer`);
+        if (game.version !== version) break;
+        if (!turn.thinking) break;
+        box.textContent = turn.queue_place === null || turn.queue_place === 0 ? "The computer is thinking…"
+          : `The computer's move is queued: ${ordinal(turn.queue_place)} in line for a searching machine.`;
+        box.dataset.queuePlace = turn.queue_place === null ? "" : String(turn.queue_place);
+      } catch (_) { /* the next live update redraws this */ }
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+  }
+
   function show() {
     const view = game.view;
     $("title").textContent = `${game.game_name} · game ${game.id}${game.rated ? " · rated" : ""}`;
@@ -372,6 +403,7 @@
     $("last-move").textContent = view.last_move ? `Last move: ${view.last_move}` : last ? `Last move: ${last.label} ${last.text}` : "";
     $("status").dataset.status = game.status;
     $("status").dataset.result = game.result ? game.result.join(",") : "";
+    showComputer();
     $("seats").replaceChildren(...game.seats.map((s) => {
       const clock = game.clocks.find((c) => c.seat === s.seat);
       const name = s.kind === "user" && s.name
