@@ -12,7 +12,8 @@ between. Each observation is a Gymnasium ``Dict``: ``observation``, the planes o
 (:mod:`boardlab.core.planes`: only what that seat may know), and ``action_mask``, 1 for each legal
 action of the selected agent (all 0 for the others). Rewards come at the end: 1 win, -1 loss, 0 draw.
 ``render()`` (mode ``"ansi"``) returns the spectator's text diagram. States step through
-:class:`boardlab.core.stepper.Stepper`.
+:class:`boardlab.core.stepper.Stepper` (without history: a game's record is not kept), and each observation is
+made from the vector as a view makes its own (``game.observe(data, seat)``, then the game's planes kernel).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import boardlab
+from boardlab.core import kernel
 from boardlab.core.game import Game
+from boardlab.core.planes import observed_planes
 from boardlab.core.state import State
 from boardlab.core.stepper import Stepper
 
@@ -54,7 +57,12 @@ class BoardlabEnv(AECEnv):
             for agent in self.possible_agents
         }
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
-        self.stepper: Stepper = self.game.new_game().stepper()
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._actions = actions
+        self._perfect = self.game.info.perfect_information
+        self.stepper: Stepper = self.game.new_game().stepper(keep_history=False, exact=False)
+        # The vector after the last whole turn: what a seat may have seen under hidden information.
+        self._turn_data = self.stepper.data.copy()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -63,24 +71,34 @@ class BoardlabEnv(AECEnv):
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def _position(self) -> State:
         # Mid-turn positions are shown only in games of perfect information (see core/planes.py).
         stepper = self.stepper
-        return stepper.position() if self.game.info.perfect_information else stepper.state
+        return stepper.position() if self._perfect else self._turn_state()
+
+    def _turn_state(self) -> State:
+        return State(self.game, self._turn_data.copy())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat(agent)
-        mask = np.zeros(self.game.num_distinct_actions, np.int8)
-        if self.stepper.to_move == seat:
-            mask[self.stepper.legal_actions()] = 1
-        return {"observation": self._position().view(seat).planes(), "action_mask": mask}
+        # Made from the vector, as a view makes its own: game.observe(data, seat), then the game's
+        # planes kernel (core/planes.py), without a State and a View for every step.
+        seat = self._seats[agent]
+        stepper = self.stepper
+        mask = np.zeros(self._actions, np.int8)
+        to_move = int(stepper.data[kernel.TO_MOVE])
+        if to_move == seat:
+            mask[stepper.legal_array()] = 1
+        data = stepper.data if self._perfect else self._turn_data
+        seen = self.game.observe(data, seat)
+        return {"observation": observed_planes(self.game, seen, seat, to_move), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             np.random.seed(seed)
-        self.stepper = self.game.new_game().stepper()
+        self.stepper = self.game.new_game().stepper(keep_history=False, exact=False)
+        self._turn_data = self.stepper.data.copy()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -98,27 +116,28 @@ class BoardlabEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.stepper.apply(int(action))  # type: ignore[arg-type]
-        result = self.stepper.result
-        if result is not None:
-            for seat, score in enumerate(result):
-                self.rewards[self.possible_agents[seat]] = 2 * score - 1
-            self.terminations = dict.fromkeys(self.agents, True)
-            self.infos = {a: {"end_reason": self.stepper.state.end_reason} for a in self.agents}
-        else:
+        # Rewards come only at the end: until then every reward stays 0 and nothing accumulates.
+        stepper = self.stepper
+        stepper.apply(int(action))  # type: ignore[arg-type]
+        if not self._perfect and not stepper.pending:
+            self._turn_data = stepper.data.copy()
+        result = stepper.result
+        if result is None:
             self._select()
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {self.possible_agents[seat]: 2 * score - 1 for seat, score in enumerate(result)}
+        self.terminations = dict.fromkeys(self.agents, True)
+        end = self.game.end_reason_name(int(stepper.data[kernel.END_REASON]))
+        self.infos = {a: {"end_reason": end} for a in self.agents}
         self._accumulate_rewards()
-        if result is not None:
-            self.agent_selection = agent
-            self._deads_step_first()
+        self.agent_selection = agent
+        self._deads_step_first()
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return str(self._position().view(None) if self.game.info.perfect_information
-                   else self.stepper.state.view(None))
+        return str(self._position().view(None))
 
     def close(self) -> None:
         pass

@@ -16,6 +16,8 @@ from __future__ import annotations
 from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, LEGAL_SIG, PLY, TO_MOVE
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 from boardlab.games.mynd.layout import (
     BOARD,
     F_HASH,
@@ -553,3 +555,37 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     n = _pushes(state, spec, out, n, mover)
     out[n] = 5 * spec[S_CELLS]
     return n + 1
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of ``action`` (``boardlab.core.turns``): a push's text names its line's front
+    point, so a push's key is ``action + actions · (front + 1)``; other keys are the action."""
+    cells = spec[S_CELLS]
+    if cells <= action < 5 * cells:
+        rear = (action - cells) >> 2
+        front = push_front(state, spec, rear, (action - cells) & 3)
+        return (action + (5 * cells + 1) * (front + 1)) << 2 | TURN_ENDS
+    return action << 2 | TURN_ENDS
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=False)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``): each seat's pieces and peg, ``mine``, then (with
+    lock_on_enclose) each seat's banked points."""
+    seats = spec[S_PLAYERS]
+    locked = spec[S_LOCK]
+    locks = spec[S_LOCKS]
+    for cell in range(out.shape[1]):
+        value = view[BOARD + cell]
+        if value:
+            owner = (value - 1) & 3
+            out[2 * owner + (1 if value > PEG else 0), cell] = 1
+            if owner == seat:
+                out[2 * seats, cell] = 1
+        if locked and view[locks + cell]:
+            out[2 * seats + view[locks + cell], cell] = 1

@@ -1,0 +1,284 @@
+"""Whole turns at kernel speed: every legal turn listed in one numba call, its text from tables.
+
+``state.legal_moves()`` owes every whole turn (a Möbiatus capture chain is one turn of several
+actions) with its text. Listing them in Python cost a kernel call per action tried and a face's
+``action_text`` per turn, which replayed the turn's hops and built each cell's name again
+(Möbiatus: some 186 turns a position, 94% of the time in ``action_text``). Here:
+
+- a game's ``turns`` kernel (:func:`compile_turns`) walks the turns depth first inside numba,
+  through the game's ``legal`` and ``apply`` kernels, and returns them as flat arrays: the
+  actions, a *text key* per action and where each turn begins;
+- a game's ``describe`` kernel gives each action's text key before it is played: a number that
+  fixes the action's text in that position (the action itself where its text never changes, more
+  where it does: Möbiatus' ``*`` after a capture, GTBM's captured pieces, Mynd's pushed line), and
+  says whether the turn ends with that action, so that the walk need not play it to find out;
+- the face's ``key_text(key)`` writes a key's text once; :class:`boardlab.Game` keeps the texts,
+  and the one-action :class:`~boardlab.Move` of each key, in tables built as keys turn up.
+
+A turn's text is its keys' texts joined, so ``move_text`` equals the face's own ``action_text``
+(the readable definition of the notation, which tests check these tables against).
+
+``describe`` packs the key and what it knows of the turn as ``key << 2 | turn``, ``turn`` one of
+:data:`TURN_UNKNOWN` (play the action to see), :data:`TURN_ENDS` and :data:`TURN_GOES_ON`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import types as pytypes
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit, types
+
+from boardlab.core.kernel import MAX_ACTIONS, MID_TURN, SPEC, STATE, TO_MOVE
+from boardlab.core.move import Move, fast_move
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
+
+TURN_UNKNOWN = 0
+TURN_ENDS = 1
+TURN_GOES_ON = 2
+
+DESCRIBE_SIG = types.int64(STATE, SPEC, types.int64)
+DESCRIBE_FN = types.FunctionType(DESCRIBE_SIG)
+TURNS_SIG = types.Tuple((STATE, STATE, STATE))(SPEC, SPEC)
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def plain_describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of a game whose actions read the same in every position: the action itself."""
+    return action << 2
+
+
+@njit(cache=True)
+def _grow(array, need):  # type: ignore[no-untyped-def]
+    if need <= array.shape[0]:
+        return array
+    bigger = np.empty(max(need, 2 * array.shape[0]), np.int64)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+def _walk(start, spec):  # type: ignore[no-untyped-def]
+    """Every legal whole turn from ``start``, in canonical order (each level's actions ascending).
+
+    Returns ``(actions, keys, offsets)``: turn ``i`` is ``actions[offsets[i]:offsets[i + 1]]``, its
+    text keys the same slice of ``keys``. The game's ``legal``, ``apply`` and ``describe`` are
+    globals of the compiled copy (:func:`compile_turns`); ``SEVERAL`` is False where every action
+    is a whole turn.
+    """
+    out = np.empty(MAX_ACTIONS, np.int64)
+    n = start.shape[0]
+    if start[TO_MOVE] < 0:
+        empty = np.empty(0, np.int64)
+        return empty, empty.copy(), np.zeros(1, np.int64)
+    # ``legal`` may keep caches in the vector it lists from; the kernels work on from there (a
+    # random playout lists and plays on one vector), so each level lists on its own board.
+    if not SEVERAL:  # noqa: F821 - bound by compile_turns
+        board = start.copy()
+        count = legal(board, spec, out)  # noqa: F821 - bound by compile_turns
+        chosen = np.sort(out[:count])
+        keys = np.empty(count, np.int64)
+        for i in range(count):
+            keys[i] = describe(board, spec, chosen[i]) >> 2  # noqa: F821 - bound by compile_turns
+        return chosen, keys, np.arange(count + 1).astype(np.int64)
+    depth_cap = 8
+    boards = np.empty((depth_cap, n), np.int64)
+    boards[0, :] = start
+    low = np.empty(depth_cap, np.int64)  # each level's actions: pending[low:high], next at ``at``
+    high = np.empty(depth_cap, np.int64)
+    at = np.empty(depth_cap, np.int64)
+    prefix = np.empty(depth_cap, np.int64)
+    prefix_keys = np.empty(depth_cap, np.int64)
+    pending = np.empty(256, np.int64)
+    actions = np.empty(256, np.int64)
+    keys = np.empty(256, np.int64)
+    offsets = np.empty(257, np.int64)
+    offsets[0] = 0
+    turns = 0
+    used = 0
+    count = legal(boards[0], spec, out)  # noqa: F821 - bound by compile_turns
+    pending = _grow(pending, count)
+    pending[:count] = np.sort(out[:count])
+    low[0], high[0], at[0] = 0, count, 0
+    top = count
+    level = 0
+    while level >= 0:
+        if at[level] == high[level]:
+            top = low[level]
+            level -= 1
+            continue
+        action = pending[at[level]]
+        at[level] += 1
+        info = describe(boards[level], spec, action)  # noqa: F821 - bound by compile_turns
+        prefix[level] = action
+        prefix_keys[level] = info >> 2
+        goes_on = False
+        if info & 3 != TURN_ENDS:
+            if level + 1 == depth_cap:
+                depth_cap *= 2
+                wider = np.empty((depth_cap, n), np.int64)
+                wider[: level + 1] = boards[: level + 1]
+                boards = wider
+                low, high, at = _grow(low, depth_cap), _grow(high, depth_cap), _grow(at, depth_cap)
+                prefix, prefix_keys = _grow(prefix, depth_cap), _grow(prefix_keys, depth_cap)
+            after = boards[level + 1]
+            after[:] = boards[level]
+            apply(after, spec, action)  # noqa: F821 - bound by compile_turns
+            goes_on = after[MID_TURN] != 0 and after[TO_MOVE] == boards[level, TO_MOVE]
+        if goes_on:
+            level += 1
+            count = legal(boards[level], spec, out)  # noqa: F821 - bound by compile_turns
+            pending = _grow(pending, top + count)
+            pending[top: top + count] = np.sort(out[:count])
+            low[level], high[level], at[level] = top, top + count, top
+            top += count
+        else:
+            length = level + 1
+            actions = _grow(actions, used + length)
+            keys = _grow(keys, used + length)
+            actions[used: used + length] = prefix[:length]
+            keys[used: used + length] = prefix_keys[:length]
+            used += length
+            turns += 1
+            offsets = _grow(offsets, turns + 1)
+            offsets[turns] = used
+    return actions[:used].copy(), keys[:used].copy(), offsets[: turns + 1].copy()
+
+
+def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.ndarray, np.ndarray], Any]:
+    """A game's ``turns(start, spec)``, the walk of :func:`_walk` calling that game's kernels.
+
+    Call it at the end of a game's kernel module: ``turns = compile_turns(globals(), several=...)``
+    with ``legal``, ``apply`` and (optionally) ``describe`` defined there. The walk is compiled as a
+    function of that module, so that it calls the kernels directly and numba caches it beside them
+    (handing numba functions over as arguments from Python costs some 100 µs a call, and a compiled
+    function holding their addresses cannot be cached). Its name carries a digest of the walk, so
+    that a changed walk is compiled afresh.
+    """
+    digest = hashlib.sha1(marshal.dumps(_walk.__code__)).hexdigest()[:12]
+    name = f"whole_turns_{digest}"
+    code = _walk.__code__.replace(co_filename=namespace["__file__"], co_name=name, co_qualname=name)
+    scope = {
+        "legal": namespace["legal"], "apply": namespace["apply"],
+        "describe": namespace.get("describe", plain_describe), "SEVERAL": several,
+        "np": np, "_grow": _grow, "MAX_ACTIONS": MAX_ACTIONS, "MID_TURN": MID_TURN, "TO_MOVE": TO_MOVE,
+        "TURN_ENDS": TURN_ENDS,
+    }
+    walk = pytypes.FunctionType(code, scope, name)
+    walk.__module__ = namespace["__name__"]
+    walk.__qualname__ = name
+    return njit(TURNS_SIG, cache=True)(walk)
+
+
+class Turns:
+    """The legal whole turns of one position: their paths, text keys and (once asked) moves.
+
+    Kept by a :class:`~boardlab.State`. The arrays are no containers the garbage collector tracks;
+    the list of moves is made when asked for and dropped once the position has a successor.
+    """
+
+    __slots__ = ("_actions", "_game", "_keys", "_moves", "_offsets", "_paths", "single")
+
+    def __init__(self, game: Game, data: np.ndarray) -> None:
+        self._game = game
+        actions, keys, offsets = game.turns_kernel(data, game.spec)
+        self.single = offsets.shape[0] - 1 == actions.shape[0]
+        # Tuples of numbers: the garbage collector stops tracking them.
+        self._actions: tuple[int, ...] = tuple(actions.tolist())
+        self._keys: tuple[int, ...] = tuple(keys.tolist())
+        self._offsets: tuple[int, ...] | None = None if self.single else tuple(offsets.tolist())
+        self._moves: list[Move] | None = None
+        self._paths: tuple[tuple[int, ...], ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self._actions) if self._offsets is None else len(self._offsets) - 1
+
+    def paths(self) -> tuple[tuple[int, ...], ...]:
+        if self._paths is None:
+            if self._offsets is None:
+                self._paths = tuple((action,) for action in self._actions)
+            else:
+                acts, bounds = self._actions, self._offsets
+                self._paths = tuple(acts[bounds[i]: bounds[i + 1]] for i in range(len(bounds) - 1))
+        return self._paths
+
+    def moves(self) -> list[Move]:
+        """The turns as moves, in canonical order (the one-action ones shared from the game's table)."""
+        if self._moves is None:
+            if self._offsets is None:
+                self._moves = self._game.moves_of_keys(self._keys)
+            else:
+                try:
+                    self._moves = self._several_moves()
+                except KeyError:  # a text not written yet: write them all, then again
+                    texts = self._game.key_texts
+                    for key in self._keys:
+                        if key not in texts:
+                            self._game.key_text_of(key)
+                    self._moves = self._several_moves()
+        return self._moves
+
+    def _several_moves(self) -> list[Move]:
+        # The hot loop of a Möbiatus position (some 200 turns, most of several steps): no call per
+        # move but its making; a text not written yet raises KeyError.
+        game = self._game
+        texts, singles = game.key_texts, game.key_moves
+        acts, keys, bounds = self._actions, self._keys, self._offsets
+        assert bounds is not None
+        moves: list[Move] = []
+        append = moves.append
+        lo = 0
+        for hi in bounds[1:]:
+            if hi - lo == 1:
+                move = singles.get(keys[lo])
+                append(move if move is not None else game.move_of_key(keys[lo]))
+            elif hi - lo == 2:
+                append(fast_move(texts[keys[lo]] + texts[keys[lo + 1]], acts[lo:hi]))
+            else:
+                append(fast_move("".join([texts[key] for key in keys[lo:hi]]), acts[lo:hi]))
+            lo = hi
+        return moves
+
+    def _move_at(self, index: int) -> Move:
+        game, keys = self._game, self._keys
+        assert self._offsets is not None
+        lo, hi = self._offsets[index], self._offsets[index + 1]
+        if hi - lo == 1:
+            return game.move_of_key(keys[lo])
+        texts = game.key_texts
+        try:
+            text = "".join([texts[key] for key in keys[lo:hi]])
+        except KeyError:
+            text = "".join([game.key_text_of(key) for key in keys[lo:hi]])
+        return fast_move(text, self._actions[lo:hi])
+
+    def find(self, path: tuple[int, ...]) -> Move | None:
+        """The legal move whose actions are ``path``, or ``None``."""
+        if self._offsets is None:
+            if len(path) != 1:
+                return None
+            try:
+                index = self._actions.index(path[0])
+            except ValueError:
+                return None
+            return self._game.move_of_key(self._keys[index])
+        if self._moves is not None:
+            for move in self._moves:
+                if move.path == path:
+                    return move
+            return None
+        acts, bounds = self._actions, self._offsets
+        for index in range(len(bounds) - 1):
+            if acts[bounds[index]: bounds[index + 1]] == path:
+                return self._move_at(index)
+        return None
+
+    def forget_moves(self) -> None:
+        """Drop the moves list and paths (the arrays remain): the position is history now."""
+        self._moves = None
+        self._paths = None
