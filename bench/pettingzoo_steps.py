@@ -7,8 +7,8 @@ observation: planes and action mask), a uniformly random legal action drawn from
 A step is one ``step()`` of a live agent. The games take turns with connect_four round after round
 (``--rounds``), each for ``--seconds`` of this process's CPU time, and the best round counts, so that
 other work on the machine's shared cores disturbs the ratio less. Both the raw environments
-(``raw_env``) and the wrapped ones (``env``: PettingZoo's checking wrappers for connect_four; for
-boardlab the same checks made by the environment itself) are measured. connect_four needs pygame
+(``raw_env``) and the checked ones (``env``: PettingZoo's checking wrappers for connect_four; for
+boardlab the same checks made by the environment itself, ``CheckedBoardlabEnv``) are measured. connect_four needs pygame
 (``pip install pygame``), which PettingZoo's classic games import.
 """
 
