@@ -214,7 +214,7 @@ class CheckedBoardlabEnv(BoardlabEnv):
             self._was_dead_step(action)
             return
         legal = self.stepper.legal_array()
-        at = int(legal.searchsorted(action))
+        at = int(legal.searchsorted(int(action)))  # type: ignore[arg-type]
         if at == len(legal) or legal[at] != action:
             EnvLogger.warn_on_illegal_move()
             self._cumulative_rewards[agent] = 0
@@ -229,7 +229,7 @@ class CheckedBoardlabEnv(BoardlabEnv):
         super().step(action)
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])
 
 
 class _OrderedAgents:
