@@ -59,25 +59,27 @@ def build() -> Path:
     return binary
 
 
-def openspiel_rate(binary: Path, mode: str, game: str, seconds: float, seed: int) -> float:
-    done, _, used = subprocess.run([str(binary), mode, game, str(seconds), str(seed)], check=True,
-                                   capture_output=True, text=True).stdout.split()
-    return int(done) / float(used)
+def openspiel_rate(binary: Path, mode: str, game: str, seconds: float, seed: int) -> tuple[float, float]:
+    """Moves (simulations) a CPU second, and moves a game (simulations a search)."""
+    done, count, used = subprocess.run([str(binary), mode, game, str(seconds), str(seed)], check=True,
+                                       capture_output=True, text=True).stdout.split()
+    return int(done) / float(used), int(done) / int(count)
 
 
-def boardlab_random_rate(game: boardlab.Game, seconds: float, seed: int) -> float:
-    """Random moves a CPU second: ``kernel.random_playouts`` from the start, in batches."""
+def boardlab_random_rate(game: boardlab.Game, seconds: float, seed: int) -> tuple[float, float]:
+    """Random moves a CPU second (``kernel.random_playouts`` from the start, in batches), and moves a game."""
     start = game.new_game().data.copy()
     tally = np.zeros(kernel.MAX_SEATS, np.int64)
     kernel.seed_kernels(seed)
-    moves = 0
+    moves = playouts = 0
     began = time.process_time()
     while (used := time.process_time() - began) < seconds:
         moves += kernel.random_playouts(game.legal_kernel, game.apply_kernel, start, game.spec, 20, tally)
-    return moves / used
+        playouts += 20
+    return moves / used, moves / playouts
 
 
-def boardlab_mcts_rate(game: boardlab.Game, seconds: float, seed: int) -> float:
+def boardlab_mcts_rate(game: boardlab.Game, seconds: float, seed: int) -> tuple[float, float]:
     """MCTS simulations a CPU second: plain UCT, random playouts to the end, 1000 a search."""
     from boardlab.ai.mcts import MCTSAgent, SearchSettings
 
@@ -89,7 +91,7 @@ def boardlab_mcts_rate(game: boardlab.Game, seconds: float, seed: int) -> float:
         agent = MCTSAgent(settings, seed=seed + simulations)
         agent.analyse(view)
         simulations += agent.iterations_done
-    return simulations / used
+    return simulations / used, 1000.0
 
 
 def main() -> None:
@@ -106,7 +108,7 @@ def main() -> None:
     for mode, ours, theirs in jobs:  # compile, load, warm
         openspiel_rate(binary, mode, theirs, 0.1, 0)
         (boardlab_random_rate if mode == "random" else boardlab_mcts_rate)(games[ours], 0.1, 0)
-    best = {job: [0.0, 0.0] for job in jobs}
+    best = {job: [(0.0, 0.0), (0.0, 0.0)] for job in jobs}
     loads = [os.getloadavg()[0]]
     for round_ in range(args.rounds):
         for job in jobs:
@@ -117,10 +119,14 @@ def main() -> None:
         loads.append(os.getloadavg()[0])
     print(f"per CPU second, best of {args.rounds} rounds of {args.seconds:g} s each, default options; "
           f"load {min(loads):.1f}-{max(loads):.1f}")
-    print(f"{'what':28} {'boardlab':>12} {'OpenSpiel C++':>26} {'ratio':>6}")
-    for (mode, ours, theirs), (mine, peer) in best.items():
+    print("(random: the mean game's length after each rate; MCTS: 1000 simulations a search, each a playout "
+          "to the end, so a game's length weighs on its rate)")
+    print(f"{'what':28} {'boardlab':>16} {'OpenSpiel C++':>36} {'ratio':>6}")
+    for (mode, ours, theirs), ((mine, mine_len), (peer, peer_len)) in best.items():
         what = "random moves/s" if mode == "random" else "MCTS simulations/s"
-        print(f"{what + ' ' + ours:28} {mine:12,.0f} {peer:14,.0f} {theirs:>11} {mine / peer:6.2f}")
+        lengths = (f"{mine_len:5.0f}", f"{peer_len:5.0f}") if mode == "random" else ("", "")
+        print(f"{what + ' ' + ours:28} {mine:10,.0f} {lengths[0]:>5} {peer:10,.0f} {lengths[1]:>5} {theirs:>19} "
+              f"{mine / peer:6.2f}")
 
 
 if __name__ == "__main__":
