@@ -8,8 +8,9 @@ A step is one ``step()`` of a live agent. The games take turns with connect_four
 (``--rounds``), each for ``--seconds`` of this process's CPU time, and the best round counts, so that
 other work on the machine's shared cores disturbs the ratio less. Both the raw environments
 (``raw_env``) and the checked ones (``env``: PettingZoo's checking wrappers for connect_four; for
-boardlab the same checks made by the environment itself, ``CheckedBoardlabEnv``) are measured. connect_four needs pygame
-(``pip install pygame``), which PettingZoo's classic games import.
+boardlab the same checks made by the environment itself, ``CheckedBoardlabEnv``) are measured.
+connect_four needs pygame, which PettingZoo's classic games import (the ``bench`` extra:
+``pip install -e '.[pettingzoo,bench]'``).
 """
 
 from __future__ import annotations
