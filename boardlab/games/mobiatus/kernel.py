@@ -30,7 +30,7 @@ from boardlab.core.kernel import (
 )
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.planes import PLANES_SIG
-from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
+from boardlab.core.turns import CARRY_SIG, DESCRIBE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
 from boardlab.games.mobiatus.groups import (
     fill,
     find,
@@ -56,6 +56,7 @@ from boardlab.games.mobiatus.layout import (
     F_ORIGIN,
     F_PHASE,
     F_SLIDE,
+    F_STAMP,
     F_SWAPPED,
     F_TOUCH_TOP,
     F_TURNS,
@@ -402,6 +403,26 @@ def describe(state, spec, action):  # type: ignore[no-untyped-def]
     capture = 1 if code == CIRCLE + 1 - state[F_COLOUR] else 0
     turn = TURN_ENDS if code == FREE else TURN_GOES_ON
     return (action + actions * (start + 2 * capture)) << 2 | turn
+
+
+@njit(CARRY_SIG, cache=True)
+def carry(dest, source, spec):  # type: ignore[no-untyped-def]
+    """What the steps inside a turn change, for the walk over whole turns (``boardlab.core.turns``).
+
+    A step that does not end the turn changes only the header, the board, the piece lists and the
+    touched stack; the groups and the free set change when a piece comes to rest. The flood-fill
+    and cache stamps stay with each copy's own marks.
+    """
+    stamp, cache_stamp = dest[F_STAMP], dest[F_CACHE_STAMP]
+    for i in range(BOARD + spec[S_FACES]):  # loops: numba's slice assignment checks for overlap, and costs
+        dest[i] = source[i]
+    dest[F_STAMP], dest[F_CACHE_STAMP] = stamp, cache_stamp
+    lists = spec[S_LIST]
+    for i in range(lists, lists + 2 * spec[S_SIDE_CAP]):
+        dest[i] = source[i]
+    touched = spec[S_TOUCHED]
+    for i in range(touched, touched + 2 * source[F_TOUCH_TOP]):
+        dest[i] = source[i]
 
 
 # Every legal whole turn, for State.legal_moves (boardlab.core.turns).
