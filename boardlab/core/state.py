@@ -35,10 +35,11 @@ if TYPE_CHECKING:
 class State:
     """A position of a game, with the moves that led to it."""
 
-    __slots__ = ("_data", "_game", "_legal", "_move", "_parent")
+    __slots__ = ("_data", "_game", "_known", "_legal", "_move", "_parent")
 
     def __init__(
-        self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None
+        self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None,
+        known: dict[int, Move] | None = None,
     ) -> None:
         data.setflags(write=False)
         self._game = game
@@ -51,6 +52,9 @@ class State:
         # earlier positions stay reachable through ``_parent``, and a server holding long games would
         # otherwise have every full collection walk all their moves.
         self._legal: Turns | None = None
+        # The moves of the position before the parent, by turn code, handed down by ``play`` for
+        # making this position's moves (:class:`~boardlab.core.turns.Turns`); dropped once used.
+        self._known = known
 
     # -- what the position is -------------------------------------------------------------------
 
@@ -102,7 +106,8 @@ class State:
 
     def _turns(self) -> Turns:
         if self._legal is None:
-            self._legal = Turns(self._game, self._data)
+            self._legal = Turns(self._game, self._data, self._known)
+            self._known = None
         return self._legal
 
     def _legal_paths(self) -> tuple[tuple[int, ...], ...]:
@@ -131,7 +136,9 @@ class State:
             self._game.apply_kernel(data, self._game.spec, action)
         if self._legal is not None:
             self._legal.forget_moves()
-        return State(self._game, data, self, move)
+        parent = self._parent
+        known = parent._legal.take_mine() if parent is not None and parent._legal is not None else None
+        return State(self._game, data, self, move, known)
 
     def stepper(self, *, keep_history: bool = True, exact: bool = True) -> Stepper:
         """The fast path from here: atomic actions through the kernels (:mod:`boardlab.core.stepper`)."""

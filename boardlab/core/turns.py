@@ -45,7 +45,11 @@ TURN_GOES_ON = 2
 
 DESCRIBE_SIG = types.int64(STATE, SPEC, types.int64)
 DESCRIBE_FN = types.FunctionType(DESCRIBE_SIG)
-TURNS_SIG = types.Tuple((STATE, STATE, STATE))(SPEC, SPEC)
+TURNS_SIG = types.Tuple((STATE, STATE, STATE, STATE))(SPEC, SPEC)
+# A turn's *code* packs its text keys, each plus one, CODE_BITS a key: one number names the turn's
+# move in the game's table. Longer turns and larger keys have code 0 (no table).
+CODE_BITS = 15
+CODE_KEYS = 4
 CARRY_SIG = types.void(STATE, STATE, SPEC)
 
 
@@ -89,10 +93,11 @@ def _grow(array, need):  # type: ignore[no-untyped-def]
 def _walk(start, spec):  # type: ignore[no-untyped-def]
     """Every legal whole turn from ``start``, in canonical order (each level's actions ascending).
 
-    Returns ``(actions, keys, offsets)``: turn ``i`` is ``actions[offsets[i]:offsets[i + 1]]``, its
-    text keys the same slice of ``keys``. The game's ``legal``, ``apply``, ``describe`` and
-    ``carry`` are globals of the compiled copy (:func:`compile_turns`); ``SEVERAL`` is False where
-    every action is a whole turn.
+    Returns ``(actions, keys, offsets, codes)``: turn ``i`` is ``actions[offsets[i]:offsets[i + 1]]``,
+    its text keys the same slice of ``keys``, its code (:data:`CODE_BITS`) ``codes[i]``. The game's
+    ``legal``, ``apply``, ``describe`` and ``carry`` are globals of the compiled copy
+    (:func:`compile_turns`); ``SEVERAL`` is False where every action is a whole turn (then a
+    turn's code is its key plus one, unused).
 
     Each level of the turn plays on its own row of ``boards``. A row is first filled with a whole
     copy of the level above; after that, going down to it again copies only what ``carry`` says a
@@ -103,7 +108,7 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
     n = start.shape[0]
     if start[TO_MOVE] < 0:
         empty = np.empty(0, np.int64)
-        return empty, empty.copy(), np.zeros(1, np.int64)
+        return empty, empty.copy(), np.zeros(1, np.int64), empty.copy()
     # ``legal`` may keep caches in the vector it lists from; the kernels work on from there (a
     # random playout lists and plays on one vector), so each level lists on its own board.
     if not SEVERAL:  # noqa: F821 - bound by compile_turns
@@ -113,7 +118,7 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
         keys = np.empty(count, np.int64)
         for i in range(count):
             keys[i] = describe(board, spec, chosen[i]) >> 2  # noqa: F821 - bound by compile_turns
-        return chosen, keys, np.arange(count + 1).astype(np.int64)
+        return chosen, keys, np.arange(count + 1).astype(np.int64), keys + 1
     depth_cap = 8
     boards = np.empty((depth_cap, n), np.int64)
     boards[0, :] = start
@@ -128,6 +133,7 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
     keys = np.empty(256, np.int64)
     offsets = np.empty(257, np.int64)
     offsets[0] = 0
+    codes = np.empty(256, np.int64)
     turns = 0
     used = 0
     count = legal(boards[0], spec, out)  # noqa: F821 - bound by compile_turns
@@ -179,10 +185,19 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
             actions[used: used + length] = prefix[:length]
             keys[used: used + length] = prefix_keys[:length]
             used += length
+            code = 0
+            if length <= CODE_KEYS:
+                for j in range(length):
+                    if prefix_keys[j] + 1 >= 1 << CODE_BITS:
+                        code = 0
+                        break
+                    code |= (prefix_keys[j] + 1) << (CODE_BITS * j)
+            codes = _grow(codes, turns + 1)
+            codes[turns] = code
             turns += 1
             offsets = _grow(offsets, turns + 1)
             offsets[turns] = used
-    return actions[:used].copy(), keys[:used].copy(), offsets[: turns + 1].copy()
+    return actions[:used].copy(), keys[:used].copy(), offsets[: turns + 1].copy(), codes[:turns].copy()
 
 
 def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.ndarray, np.ndarray], Any]:
@@ -210,8 +225,7 @@ def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.n
         "describe": namespace.get("describe", plain_describe), "carry": namespace.get("carry", full_carry),
         "SEVERAL": several,
         "np": np, "_grow": _grow, "_sort_into": _sort_into, "MAX_ACTIONS": MAX_ACTIONS, "MID_TURN": MID_TURN,
-        "TO_MOVE": TO_MOVE,
-        "TURN_ENDS": TURN_ENDS,
+        "TO_MOVE": TO_MOVE, "TURN_ENDS": TURN_ENDS, "CODE_BITS": CODE_BITS, "CODE_KEYS": CODE_KEYS,
     }
     walk = pytypes.FunctionType(code, scope, name)
     walk.__module__ = namespace["__name__"]
@@ -224,29 +238,57 @@ class Turns:
 
     Kept by a :class:`~boardlab.State`. The arrays are no containers the garbage collector tracks;
     the list of moves is made when asked for and dropped once the position has a successor.
+
+    Where turns take several actions, a turn's move is taken where it can be from the moves of the
+    position before the last (``known``: the same player's turns, by code), since most of a
+    player's turns stay the same from one turn to the next: a Möbiatus position lists some 200 turns,
+    and making each anew in Python was most of ``legal_moves()``. The moves live no longer than that,
+    so that the garbage collector's full passes do not grow with them (a table of every turn seen,
+    kept by the game, made them the slowest part).
     """
 
-    __slots__ = ("_actions", "_game", "_keys", "_moves", "_offsets", "_paths", "single")
+    __slots__ = ("_actions", "_arrays", "_game", "_keys", "_known", "_mine", "_moves", "_offsets", "_paths",
+                 "single")
 
-    def __init__(self, game: Game, data: np.ndarray) -> None:
+    def __init__(self, game: Game, data: np.ndarray, known: dict[int, Move] | None = None) -> None:
         self._game = game
-        actions, keys, offsets = game.turns_kernel(data, game.spec)
+        actions, keys, offsets, codes = game.turns_kernel(data, game.spec)
         self.single = offsets.shape[0] - 1 == actions.shape[0]
-        # Tuples of numbers: the garbage collector stops tracking them.
-        self._actions: tuple[int, ...] = tuple(actions.tolist())
-        self._keys: tuple[int, ...] = tuple(keys.tolist())
-        self._offsets: tuple[int, ...] | None = None if self.single else tuple(offsets.tolist())
+        # Tuples of numbers (the garbage collector stops tracking them), made when first needed for
+        # turns of several actions: moves taken from ``known`` need only the codes.
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._actions: tuple[int, ...] = ()
+        self._keys: tuple[int, ...] = ()
+        self._offsets: tuple[int, ...] = ()
+        if self.single:
+            self._actions = tuple(actions.tolist())
+            self._keys = tuple(keys.tolist())
+        else:
+            self._arrays = (actions, keys, offsets, codes)
+        self._known = known
+        self._mine: dict[int, Move] | None = None  # this position's moves by code, for the one after next
         self._moves: list[Move] | None = None
         self._paths: tuple[tuple[int, ...], ...] | None = None
 
+    def _tuples(self) -> None:
+        if self._arrays is not None:
+            actions, keys, offsets, _ = self._arrays
+            self._actions = tuple(actions.tolist())
+            self._keys = tuple(keys.tolist())
+            self._offsets = tuple(offsets.tolist())
+            self._arrays = None
+
     def __len__(self) -> int:
-        return len(self._actions) if self._offsets is None else len(self._offsets) - 1
+        if self.single:
+            return len(self._actions)
+        return len(self._arrays[3]) if self._arrays is not None else len(self._offsets) - 1
 
     def paths(self) -> tuple[tuple[int, ...], ...]:
         if self._paths is None:
-            if self._offsets is None:
+            if self.single:
                 self._paths = tuple((action,) for action in self._actions)
             else:
+                self._tuples()
                 acts, bounds = self._actions, self._offsets
                 self._paths = tuple(acts[bounds[i]: bounds[i + 1]] for i in range(len(bounds) - 1))
         return self._paths
@@ -254,56 +296,54 @@ class Turns:
     def moves(self) -> list[Move]:
         """The turns as moves, in canonical order (the one-action ones shared from the game's table)."""
         if self._moves is None:
-            if self._offsets is None:
+            if self.single:
                 self._moves = self._game.moves_of_keys(self._keys)
             else:
-                try:
-                    self._moves = self._several_moves()
-                except KeyError:  # a text not written yet: write them all, then again
-                    texts = self._game.key_texts
-                    for key in self._keys:
-                        if key not in texts:
-                            self._game.key_text_of(key)
-                    self._moves = self._several_moves()
+                self._moves = self._several_moves()
         return self._moves
 
+    def take_mine(self) -> dict[int, Move] | None:
+        """This position's moves by code (for the position after next), given once."""
+        mine, self._mine = self._mine, None
+        return mine
+
     def _several_moves(self) -> list[Move]:
-        # The hot loop of a Möbiatus position (some 200 turns, most of several steps): no call per
-        # move but its making; a text not written yet raises KeyError.
+        # The hot loop of a Möbiatus position (some 200 turns, most of several steps).
         game = self._game
-        texts, singles = game.key_texts, game.key_moves
+        texts = game.key_texts
+        # Asked again after forget_moves, the codes are gone: none are needed then.
+        codes = self._arrays[3].tolist() if self._arrays is not None else [0] * (len(self._offsets) - 1)
+        known, self._known = self._known, None
+        moves: list[Move | None] = list(map(known.get, codes)) if known else [None] * len(codes)
+        self._tuples()
         acts, keys, bounds = self._actions, self._keys, self._offsets
-        assert bounds is not None
-        moves: list[Move] = []
-        append = moves.append
-        lo = 0
-        for hi in bounds[1:]:
+        for index, move in enumerate(moves):
+            if move is not None:
+                continue
+            lo, hi = bounds[index], bounds[index + 1]
             if hi - lo == 1:
-                move = singles.get(keys[lo])
-                append(move if move is not None else game.move_of_key(keys[lo]))
-            elif hi - lo == 2:
-                append(fast_move(texts[keys[lo]] + texts[keys[lo + 1]], acts[lo:hi]))
-            else:
-                append(fast_move("".join([texts[key] for key in keys[lo:hi]]), acts[lo:hi]))
-            lo = hi
-        return moves
+                moves[index] = game.move_of_key(keys[lo])
+                continue
+            try:
+                text = "".join([texts[key] for key in keys[lo:hi]])
+            except KeyError:  # a text not written yet
+                text = "".join([game.key_text_of(key) for key in keys[lo:hi]])
+            moves[index] = fast_move(text, acts[lo:hi])
+        mine: dict[int, Move] = dict(zip(codes, moves, strict=True))  # type: ignore[arg-type] # no None left
+        mine.pop(0, None)  # code 0: no code
+        self._mine = mine
+        return moves  # type: ignore[return-value]
 
     def _move_at(self, index: int) -> Move:
         game, keys = self._game, self._keys
-        assert self._offsets is not None
         lo, hi = self._offsets[index], self._offsets[index + 1]
         if hi - lo == 1:
             return game.move_of_key(keys[lo])
-        texts = game.key_texts
-        try:
-            text = "".join([texts[key] for key in keys[lo:hi]])
-        except KeyError:
-            text = "".join([game.key_text_of(key) for key in keys[lo:hi]])
-        return fast_move(text, self._actions[lo:hi])
+        return fast_move("".join([game.key_text_of(key) for key in keys[lo:hi]]), self._actions[lo:hi])
 
     def find(self, path: tuple[int, ...]) -> Move | None:
         """The legal move whose actions are ``path``, or ``None``."""
-        if self._offsets is None:
+        if self.single:
             if len(path) != 1:
                 return None
             try:
@@ -316,6 +356,7 @@ class Turns:
                 if move.path == path:
                     return move
             return None
+        self._tuples()
         acts, bounds = self._actions, self._offsets
         for index in range(len(bounds) - 1):
             if acts[bounds[index]: bounds[index + 1]] == path:
