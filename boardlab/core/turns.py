@@ -51,6 +51,7 @@ TURNS_SIG = types.Tuple((STATE, STATE, STATE, STATE))(SPEC, SPEC)
 CODE_BITS = 15
 CODE_KEYS = 4
 CARRY_SIG = types.void(STATE, STATE, SPEC)
+SHARE_SIG = types.int64(STATE, SPEC, types.int64)
 
 
 @njit(DESCRIBE_SIG, cache=True)
@@ -63,6 +64,25 @@ def plain_describe(state, spec, action):  # type: ignore[no-untyped-def]
 def full_carry(dest, source, spec):  # type: ignore[no-untyped-def]
     """The walk's step down a turn, for a game that says nothing more: copy the whole vector."""
     dest[:] = source
+
+
+@njit(SHARE_SIG, cache=True)
+def no_share(state, spec, action):  # type: ignore[no-untyped-def]
+    """The walk's question for a game that says nothing more: no first steps share their turns."""
+    return 0
+
+
+@njit(cache=True)
+def _code(keys, at, length):  # type: ignore[no-untyped-def]
+    """The code of the turn whose keys are ``keys[at:at + length]`` (0: none)."""
+    if length > CODE_KEYS:
+        return 0
+    code = 0
+    for j in range(length):
+        if keys[at + j] + 1 >= 1 << CODE_BITS:
+            return 0
+        code |= (keys[at + j] + 1) << (CODE_BITS * j)
+    return code
 
 
 @njit(cache=True)
@@ -98,6 +118,10 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
     ``legal``, ``apply``, ``describe`` and ``carry`` are globals of the compiled copy
     (:func:`compile_turns`); ``SEVERAL`` is False where every action is a whole turn (then a
     turn's code is its key plus one, unused).
+
+    First steps for which the game's ``share`` gives the same number other than 0 lead on to the
+    same turns (Möbiatus: a leap into a singularity, then a slide out of its group, whichever piece
+    leapt): the turns after the first such step are copied for the others, not walked again.
 
     Each level of the turn plays on its own row of ``boards``. A row is first filled with a whole
     copy of the level above; after that, going down to it again copies only what ``carry`` says a
@@ -136,6 +160,10 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
     codes = np.empty(256, np.int64)
     turns = 0
     used = 0
+    shared = np.empty(48, np.int64)  # (share number, first turn, end) of first steps walked
+    n_shared = 0
+    open_share = 0  # the share number of the first step being walked, and its first turn
+    open_first = 0
     count = legal(boards[0], spec, out)  # noqa: F821 - bound by compile_turns
     pending = _grow(pending, count)
     _sort_into(pending, 0, out, count)
@@ -152,6 +180,36 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
         info = describe(boards[level], spec, action)  # noqa: F821 - bound by compile_turns
         prefix[level] = action
         prefix_keys[level] = info >> 2
+        if level == 0:
+            if open_share != 0:  # the first step before this one has been walked: remember its turns
+                shared = _grow(shared, 3 * n_shared + 3)
+                shared[3 * n_shared: 3 * n_shared + 3] = (open_share, open_first, turns)
+                n_shared += 1
+            open_share = share(boards[0], spec, action)  # noqa: F821 - bound by compile_turns
+            open_first = turns
+            found = -1
+            if open_share != 0:
+                for j in range(n_shared):
+                    if shared[3 * j] == open_share:
+                        found = j
+                        break
+            if found >= 0:  # the same turns on from here as that step's: copy them
+                open_share = 0
+                for turn in range(shared[3 * found + 1], shared[3 * found + 2]):
+                    lo, hi = offsets[turn], offsets[turn + 1]
+                    actions = _grow(actions, used + hi - lo)
+                    keys = _grow(keys, used + hi - lo)
+                    actions[used] = action
+                    keys[used] = prefix_keys[0]
+                    actions[used + 1: used + hi - lo] = actions[lo + 1: hi]
+                    keys[used + 1: used + hi - lo] = keys[lo + 1: hi]
+                    codes = _grow(codes, turns + 1)
+                    codes[turns] = _code(keys, used, hi - lo)
+                    used += hi - lo
+                    turns += 1
+                    offsets = _grow(offsets, turns + 1)
+                    offsets[turns] = used
+                continue
         goes_on = False
         if info & 3 != TURN_ENDS:
             if level + 1 == depth_cap:
@@ -184,16 +242,9 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
             keys = _grow(keys, used + length)
             actions[used: used + length] = prefix[:length]
             keys[used: used + length] = prefix_keys[:length]
-            used += length
-            code = 0
-            if length <= CODE_KEYS:
-                for j in range(length):
-                    if prefix_keys[j] + 1 >= 1 << CODE_BITS:
-                        code = 0
-                        break
-                    code |= (prefix_keys[j] + 1) << (CODE_BITS * j)
             codes = _grow(codes, turns + 1)
-            codes[turns] = code
+            codes[turns] = _code(keys, used, length)
+            used += length
             turns += 1
             offsets = _grow(offsets, turns + 1)
             offsets[turns] = used
@@ -210,20 +261,24 @@ def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.n
     position with only non-final steps of the turn played on them (and any number of ``legal``
     calls), and afterwards ``dest`` must list and play exactly as ``source`` would. Scratch the
     kernels keep in the vector under counters of their own (flood-fill stamps) is best left to each
-    row, counter and marks together. Without ``carry`` the whole vector is copied. The walk is compiled as a
+    row, counter and marks together. Without ``carry`` the whole vector is copied.
+    ``share(start, spec, action)`` (:data:`SHARE_SIG`) numbers a first step of a turn such that
+    first steps with the same number other than 0 are followed by the same steps, with the same
+    text keys; without it, 0 for every step. The walk is compiled as a
     function of that module, so that it calls the kernels directly and numba caches it beside them
     (handing numba functions over as arguments from Python costs some 100 µs a call, and a compiled
     function holding their addresses cannot be cached). Its name carries a digest of the walk and
     its helpers here, so that a changed walk is compiled afresh.
     """
-    digest = hashlib.sha1(b"".join(marshal.dumps(f.__code__) for f in (_walk, _grow, _sort_into, full_carry))
+    digest = hashlib.sha1(b"".join(marshal.dumps(f.__code__) for f in (_walk, _grow, _sort_into, _code, full_carry,
+                                                                                     no_share))
                           ).hexdigest()[:12]
     name = f"whole_turns_{digest}"
     code = _walk.__code__.replace(co_filename=namespace["__file__"], co_name=name, co_qualname=name)
     scope = {
         "legal": namespace["legal"], "apply": namespace["apply"],
         "describe": namespace.get("describe", plain_describe), "carry": namespace.get("carry", full_carry),
-        "SEVERAL": several,
+        "share": namespace.get("share", no_share), "_code": _code, "SEVERAL": several,
         "np": np, "_grow": _grow, "_sort_into": _sort_into, "MAX_ACTIONS": MAX_ACTIONS, "MID_TURN": MID_TURN,
         "TO_MOVE": TO_MOVE, "TURN_ENDS": TURN_ENDS, "CODE_BITS": CODE_BITS, "CODE_KEYS": CODE_KEYS,
     }

@@ -30,7 +30,7 @@ from boardlab.core.kernel import (
 )
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.planes import PLANES_SIG
-from boardlab.core.turns import CARRY_SIG, DESCRIBE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
+from boardlab.core.turns import CARRY_SIG, DESCRIBE_SIG, SHARE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
 from boardlab.games.mobiatus.groups import (
     fill,
     find,
@@ -423,6 +423,22 @@ def carry(dest, source, spec):  # type: ignore[no-untyped-def]
     touched = spec[S_TOUCHED]
     for i in range(touched, touched + 2 * source[F_TOUCH_TOP]):
         dest[i] = source[i]
+
+
+@njit(SHARE_SIG, cache=True)
+def share(state, spec, action):  # type: ignore[no-untyped-def]
+    """First steps that lead on to the same turns, for the walk over whole turns: a leap into a
+    singularity is followed by a slide out of its group whichever piece leapt (the board stands as
+    it did, the leaping piece's dot still on its origin), so such steps share the group's root
+    plus one. Not with origin_joins_slide_group, where the lifted origin joins the groups."""
+    if spec[S_ORIGIN_JOINS] or state[F_PHASE] != PHASE_START or state[F_TOUCH_TOP] != 0:
+        return 0
+    if action >= spec[S_STEPS] * spec[S_FACES]:
+        return 0
+    target = spec[spec[S_KNIGHT] + action]
+    if state[BOARD + target] != SING:
+        return 0
+    return find(state, spec, target) + 1
 
 
 # Every legal whole turn, for State.legal_moves (boardlab.core.turns).
