@@ -36,6 +36,10 @@ from numba import njit, types
 from boardlab.core.kernel import MAX_ACTIONS, MID_TURN, SPEC, STATE, TO_MOVE
 from boardlab.core.move import Move, fast_move
 
+_new_move = object.__new__
+_set_text = Move.__dict__["text"].__set__
+_set_path = Move.__dict__["path"].__set__
+
 if TYPE_CHECKING:
     from boardlab.core.game import Game
 
@@ -372,18 +376,25 @@ class Turns:
         moves: list[Move | None] = list(map(known.get, codes)) if known else [None] * len(codes)
         self._tuples()
         acts, keys, bounds = self._actions, self._keys, self._offsets
+        new, set_text, set_path = _new_move, _set_text, _set_path  # fast_move, inlined
         for index, move in enumerate(moves):
             if move is not None:
                 continue
             lo, hi = bounds[index], bounds[index + 1]
-            if hi - lo == 1:
-                moves[index] = game.move_of_key(keys[lo])
-                continue
             try:
-                text = "".join([texts[key] for key in keys[lo:hi]])
+                if hi - lo == 2:  # most of them: a leap, then where the slide comes to rest
+                    text = texts[keys[lo]] + texts[keys[lo + 1]]
+                elif hi - lo == 1:
+                    moves[index] = game.move_of_key(keys[lo])
+                    continue
+                else:
+                    text = "".join([texts[key] for key in keys[lo:hi]])
             except KeyError:  # a text not written yet
                 text = "".join([game.key_text_of(key) for key in keys[lo:hi]])
-            moves[index] = fast_move(text, acts[lo:hi])
+            made = new(Move)
+            set_text(made, text)
+            set_path(made, acts[lo:hi])
+            moves[index] = made
         mine: dict[int, Move] = dict(zip(codes, moves, strict=True))  # type: ignore[arg-type] # no None left
         mine.pop(0, None)  # code 0: no code
         self._mine = mine
