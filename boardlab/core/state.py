@@ -23,7 +23,7 @@ import numpy as np
 
 from boardlab.core import kernel
 from boardlab.core.move import Move
-from boardlab.core.turns import Turns
+from boardlab.core.turns import Known, Turns
 from boardlab.errors import IllegalMove
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class State:
 
     def __init__(
         self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None,
-        known: dict[int, Move] | None = None,
+        known: Known | None = None,
     ) -> None:
         data.setflags(write=False)
         self._game = game
@@ -52,7 +52,7 @@ class State:
         # earlier positions stay reachable through ``_parent``, and a server holding long games would
         # otherwise have every full collection walk all their moves.
         self._legal: Turns | None = None
-        # The moves of the position before the parent, by turn code, handed down by ``play`` for
+        # The moves of the position before the parent, with their turn codes, handed down by ``play`` for
         # making this position's moves (:class:`~boardlab.core.turns.Turns`); dropped once used.
         self._known = known
 

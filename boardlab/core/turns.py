@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import types as pytypes
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +35,9 @@ from numba import njit, types
 
 from boardlab.core.kernel import MAX_ACTIONS, MID_TURN, SPEC, STATE, TO_MOVE
 from boardlab.core.move import Move, fast_move
+
+# A position's turn codes and its moves, in the same order (handed to the position after next).
+Known = tuple[np.ndarray, list[Move]]
 
 _new_move = object.__new__
 _set_text = Move.__dict__["text"].__set__
@@ -87,6 +90,36 @@ def _code(keys, at, length):  # type: ignore[no-untyped-def]
             return 0
         code |= (keys[at + j] + 1) << (CODE_BITS * j)
     return code
+
+
+@njit(types.int64[::1](STATE, STATE), cache=True)
+def match_codes(codes, before):  # type: ignore[no-untyped-def]
+    """For each of ``codes``, where the same code (not 0) stands in ``before``, or -1 (a hash table)."""
+    size = 1
+    while size < 2 * before.shape[0] + 2:
+        size *= 2
+    table = np.full(size, -1, np.int64)
+    mix = np.uint64(0x9E3779B97F4A7C15)
+    for j in range(before.shape[0]):
+        code = before[j]
+        if code == 0:
+            continue
+        slot = np.int64((np.uint64(code) * mix) >> np.uint64(40)) & (size - 1)
+        while table[slot] >= 0 and before[table[slot]] != code:
+            slot = (slot + 1) & (size - 1)
+        table[slot] = j
+    found = np.full(codes.shape[0], -1, np.int64)
+    for i in range(codes.shape[0]):
+        code = codes[i]
+        if code == 0:
+            continue
+        slot = np.int64((np.uint64(code) * mix) >> np.uint64(40)) & (size - 1)
+        while table[slot] >= 0:
+            if before[table[slot]] == code:
+                found[i] = table[slot]
+                break
+            slot = (slot + 1) & (size - 1)
+    return found
 
 
 @njit(cache=True)
@@ -309,7 +342,7 @@ class Turns:
     __slots__ = ("_actions", "_arrays", "_game", "_keys", "_known", "_mine", "_moves", "_offsets", "_paths",
                  "single")
 
-    def __init__(self, game: Game, data: np.ndarray, known: dict[int, Move] | None = None) -> None:
+    def __init__(self, game: Game, data: np.ndarray, known: Known | None = None) -> None:
         self._game = game
         actions, keys, offsets, codes = game.turns_kernel(data, game.spec)
         self.single = offsets.shape[0] - 1 == actions.shape[0]
@@ -325,7 +358,7 @@ class Turns:
         else:
             self._arrays = (actions, keys, offsets, codes)
         self._known = known
-        self._mine: dict[int, Move] | None = None  # this position's moves by code, for the one after next
+        self._mine: Known | None = None  # this position's codes and moves, for the one after next
         self._moves: list[Move] | None = None
         self._paths: tuple[tuple[int, ...], ...] | None = None
 
@@ -361,7 +394,7 @@ class Turns:
                 self._moves = self._several_moves()
         return self._moves
 
-    def take_mine(self) -> dict[int, Move] | None:
+    def take_mine(self) -> Known | None:
         """This position's moves by code (for the position after next), given once."""
         mine, self._mine = self._mine, None
         return mine
@@ -371,15 +404,20 @@ class Turns:
         game = self._game
         texts = game.key_texts
         # Asked again after forget_moves, the codes are gone: none are needed then.
-        codes = self._arrays[3].tolist() if self._arrays is not None else [0] * (len(self._offsets) - 1)
+        codes = self._arrays[3] if self._arrays is not None else np.zeros(len(self._offsets) - 1, np.int64)
         known, self._known = self._known, None
-        moves: list[Move | None] = list(map(known.get, codes)) if known else [None] * len(codes)
+        if known is not None:  # the same turns' moves from there, None for the others (index -1)
+            before_codes, before_moves = known
+            found = match_codes(codes, before_codes)
+            moves: list[Move | None] = list(map([*before_moves, None].__getitem__, found.tolist()))
+            missing: Sequence[int] = np.flatnonzero(found < 0).tolist()
+        else:
+            moves = [None] * len(codes)
+            missing = range(len(codes))
         self._tuples()
         acts, keys, bounds = self._actions, self._keys, self._offsets
         new, set_text, set_path = _new_move, _set_text, _set_path  # fast_move, inlined
-        for index, move in enumerate(moves):
-            if move is not None:
-                continue
+        for index in missing:
             lo, hi = bounds[index], bounds[index + 1]
             try:
                 if hi - lo == 2:  # most of them: a leap, then where the slide comes to rest
@@ -395,9 +433,7 @@ class Turns:
             set_text(made, text)
             set_path(made, acts[lo:hi])
             moves[index] = made
-        mine: dict[int, Move] = dict(zip(codes, moves, strict=True))  # type: ignore[arg-type] # no None left
-        mine.pop(0, None)  # code 0: no code
-        self._mine = mine
+        self._mine = (codes, moves)  # type: ignore[assignment] # no None left
         return moves  # type: ignore[return-value]
 
     def _move_at(self, index: int) -> Move:
