@@ -135,6 +135,54 @@ def test_moves_are_shared_and_the_history_keeps_no_move_lists() -> None:
     assert state.legal_moves() == listed
 
 
+MOBIATUS_SHARING = [{}, {"length": 12, "width": 4, "blue_offset": 6, "movement": "knight_wazir"},
+                    {"length": 12, "width": 3, "blue_offset": 6, "mandatory_capture": "maximal"},
+                    {"length": 12, "width": 3, "blue_offset": 6, "origin_joins_slide_group": True}]
+
+
+@pytest.mark.parametrize("options", MOBIATUS_SHARING,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_first_steps_of_one_share_number_lead_on_to_the_same_turns(options: dict[str, object]) -> None:
+    """The Möbiatus ``share`` hook's promise, checked on the reference walk: where two first steps
+    get the same number, the turns after them (actions and text) are the same."""
+    game = boardlab.load("mobiatus", **options)
+    share = game.turns_kernel.py_func.__globals__["share"]
+    shared = 0
+    for state in random_states(game, seed=4, count=80)[::3]:
+        after: dict[int, list[tuple[tuple[int, ...], str]]] = {}
+        first = {move.path[0]: move for move in reference_moves(game, state.data)}
+        for move in reference_moves(game, state.data):
+            head = game.action_text(state.data, move.path[:1])
+            after.setdefault(move.path[0], []).append((move.path[1:], move.text[len(head):]))
+        numbers: dict[int, list[int]] = {}
+        for action in first:
+            number = share(state.data.copy(), game.spec, action)
+            if number:
+                numbers.setdefault(number, []).append(action)
+        for actions in numbers.values():
+            shared += len(actions) - 1
+            assert all(after[action] == after[actions[0]] for action in actions), state
+    assert shared > 0 or options.get("origin_joins_slide_group")
+
+
+def test_moves_come_from_the_position_before_the_last_and_equal_fresh_ones() -> None:
+    game = boardlab.load("mobiatus")
+    rng = random.Random(3)
+    state = game.new_game()
+    listed: list[list[Move]] = []  # each position's moves as listed (kept, so that ids stay unique)
+    reused = 0
+    while not state.is_over and state.ply < 120:
+        moves = state.legal_moves()
+        fresh = boardlab.State(game, state.data.copy()).legal_moves()  # no earlier moves to take from
+        assert moves == fresh
+        if len(listed) >= 2:  # turns of several steps are shared only from there
+            earlier = {id(move) for move in listed[-2] if len(move.path) > 1}
+            reused += sum(id(move) in earlier for move in moves)
+        listed.append(moves)
+        state = state.play(rng.choice(moves))
+    assert reused > 20 * len(listed)  # most of some 200 turns a position
+
+
 PLANE_VARIANTS = [*VARIANTS, ("horsmeier", {"upgrade_rule": "since_last_change"}), ("mynd", {"size": 5, "players": 4}),
                   ("mynd", {"size": 5, "lock_on_enclose": True}), ("ndengrod", {"size": 3, "length": 3, "swap": True}),
                   ("hmdg", {"setup": "fixed", "size": 5, "line_length": 3}), ("mobiatus", {"first_player": "pie"})]
