@@ -359,6 +359,9 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
     moment = state[F_MOMENT]
     edge_bit = 1 << (size - 1)
     first = n
+    # Two players and the combined majority (the default): the mover's pieces in a segment against
+    # all of them, two popcounts instead of four seats' counts.
+    two = spec[S_PLAYERS] == 2 and rule == MAJORITY_COMBINED
     for by_rows in (True, False):
         if by_rows:
             occ_at, seat_at, peg_at, step, back, ahead = spec[S_ROW_OCC], spec[S_ROW_SEAT], spec[S_ROW_PEG], 1, 3, 1
@@ -392,9 +395,16 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
                             segment = run if bit == whole_rear else bit
                         else:
                             segment = run & (bit | (bit - 1)) if side == 0 else run & ~(bit - 1)
-                        packed = _seat_counts(state, spec, seat_at, line, segment)
-                        if not _majority(packed, mover, rule) or (peg_check and (segment & pegs) != 0):
-                            continue
+                        if two:
+                            mine = popcount(segment & own)
+                            total = popcount(segment)
+                            if 2 * mine <= total or (peg_check and (segment & pegs) != 0):
+                                continue
+                            packed = (mine << (16 * mover)) | ((total - mine) << (16 * (1 - mover)))
+                        else:
+                            packed = _seat_counts(state, spec, seat_at, line, segment)
+                            if not _majority(packed, mover, rule) or (peg_check and (segment & pegs) != 0):
+                                continue
                         out[n] = cells + 4 * (start + bit_index(spec, bit) * step) + direction
                         if ko:
                             weight = (spec[colours] * (packed & 0xFFFF)
