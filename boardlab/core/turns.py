@@ -13,7 +13,9 @@ actions) with its text. Listing them in Python cost a kernel call per action tri
   where it does: Möbiatus' ``*`` after a capture, GTBM's captured pieces, Mynd's pushed line), and
   says whether the turn ends with that action, so that the walk need not play it to find out;
 - the face's ``key_text(key)`` writes a key's text once; :class:`boardlab.Game` keeps the texts,
-  and the one-action :class:`~boardlab.Move` of each key, in tables built as keys turn up.
+  and the one-action :class:`~boardlab.Move` of each key, in tables built as keys turn up;
+- a turn of several actions has a *code* (its keys packed), by which a position takes the moves
+  that stay the same from the position before the last (:class:`Turns`); only the others are made.
 
 A turn's text is its keys' texts joined, so ``move_text`` equals the face's own ``action_text``
 (the readable definition of the notation, which tests check these tables against).
