@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import types as pytypes
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -122,6 +122,26 @@ def match_codes(codes, before):  # type: ignore[no-untyped-def]
                 break
             slot = (slot + 1) & (size - 1)
     return found
+
+
+@njit(types.UniTuple(types.int64[::1], 3)(STATE, STATE, STATE, STATE), cache=True)
+def gather_turns(actions, keys, offsets, which):  # type: ignore[no-untyped-def]
+    """The actions, text keys and bounds of the turns ``which``, end to end (as the walk gives them)."""
+    total = 0
+    for index in which:
+        total += offsets[index + 1] - offsets[index]
+    some_actions = np.empty(total, np.int64)
+    some_keys = np.empty(total, np.int64)
+    bounds = np.empty(which.shape[0] + 1, np.int64)
+    bounds[0] = 0
+    at = 0
+    for j in range(which.shape[0]):
+        lo, hi = offsets[which[j]], offsets[which[j] + 1]
+        some_actions[at: at + hi - lo] = actions[lo:hi]
+        some_keys[at: at + hi - lo] = keys[lo:hi]
+        at += hi - lo
+        bounds[j + 1] = at
+    return some_actions, some_keys, bounds
 
 
 @njit(cache=True)
@@ -348,8 +368,9 @@ class Turns:
         self._game = game
         actions, keys, offsets, codes = game.turns_kernel(data, game.spec)
         self.single = offsets.shape[0] - 1 == actions.shape[0]
-        # Tuples of numbers (the garbage collector stops tracking them), made when first needed for
-        # turns of several actions: moves taken from ``known`` need only the codes.
+        # Turns of several actions keep the arrays (no containers the garbage collector tracks, and a
+        # third of the memory of tuples of numbers); tuples are made only for paths() and find()
+        # once the moves are gone.
         self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self._actions: tuple[int, ...] = ()
         self._keys: tuple[int, ...] = ()
@@ -365,17 +386,16 @@ class Turns:
         self._paths: tuple[tuple[int, ...], ...] | None = None
 
     def _tuples(self) -> None:
-        if self._arrays is not None:
+        if self._arrays is not None and not self._offsets:
             actions, keys, offsets, _ = self._arrays
             self._actions = tuple(actions.tolist())
             self._keys = tuple(keys.tolist())
             self._offsets = tuple(offsets.tolist())
-            self._arrays = None
 
     def __len__(self) -> int:
-        if self.single:
+        if self._arrays is None:
             return len(self._actions)
-        return len(self._arrays[3]) if self._arrays is not None else len(self._offsets) - 1
+        return len(self._arrays[3])
 
     def paths(self) -> tuple[tuple[int, ...], ...]:
         if self._paths is None:
@@ -405,22 +425,23 @@ class Turns:
         # The hot loop of a Möbiatus position (some 200 turns, most of several steps).
         game = self._game
         texts = game.key_texts
-        # Asked again after forget_moves, the codes are gone: none are needed then.
-        codes = self._arrays[3] if self._arrays is not None else np.zeros(len(self._offsets) - 1, np.int64)
+        assert self._arrays is not None
+        actions, all_keys, offsets, codes = self._arrays
         known, self._known = self._known, None
         if known is not None:  # the same turns' moves from there, None for the others (index -1)
             before_codes, before_moves = known
             found = match_codes(codes, before_codes)
             moves: list[Move | None] = list(map([*before_moves, None].__getitem__, found.tolist()))
-            missing: Sequence[int] = np.flatnonzero(found < 0).tolist()
+            missing = np.flatnonzero(found < 0)
         else:
             moves = [None] * len(codes)
-            missing = range(len(codes))
-        self._tuples()
-        acts, keys, bounds = self._actions, self._keys, self._offsets
+            missing = np.arange(len(codes))
+        # Numbers of the turns still to make only (Python ints cost an allocation each).
+        some_actions, some_keys, some_bounds = gather_turns(actions, all_keys, offsets, missing)
+        acts, keys, bounds = tuple(some_actions.tolist()), some_keys.tolist(), some_bounds.tolist()
         new, set_text, set_path = _new_move, _set_text, _set_path  # fast_move, inlined
-        for index in missing:
-            lo, hi = bounds[index], bounds[index + 1]
+        for j, index in enumerate(missing.tolist()):
+            lo, hi = bounds[j], bounds[j + 1]
             try:
                 if hi - lo == 2:  # most of them: a leap, then where the slide comes to rest
                     text = texts[keys[lo]] + texts[keys[lo + 1]]
