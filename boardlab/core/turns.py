@@ -144,6 +144,28 @@ def gather_turns(actions, keys, offsets, which):  # type: ignore[no-untyped-def]
     return some_actions, some_keys, bounds
 
 
+@njit(types.UniTuple(types.int64, 2)(STATE, STATE, types.int64), cache=True)
+def turns_beginning(actions, offsets, first):  # type: ignore[no-untyped-def]
+    """The turns (``lo`` to ``hi``) whose first action is ``first``, in turns listed in canonical
+    order (by binary search)."""
+    turns = offsets.shape[0] - 1
+    lo, hi = 0, turns
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if actions[offsets[mid]] < first:
+            lo = mid + 1
+        else:
+            hi = mid
+    end, hi = lo, turns
+    while end < hi:
+        mid = (end + hi) >> 1
+        if actions[offsets[mid]] <= first:
+            end = mid + 1
+        else:
+            hi = mid
+    return lo, end
+
+
 @njit(cache=True)
 def _sort_into(dest, at, source, count):  # type: ignore[no-untyped-def]
     """``dest[at:at + count] = sorted(source[:count])``: an insertion sort for the short lists of a
@@ -476,8 +498,13 @@ class Turns:
             except ValueError:
                 return None
             return self._game.move_of_key(self._keys[index])
-        if self._moves is not None:
-            for move in self._moves:
+        if self._moves is not None and self._arrays is not None:
+            first = path[0] if path else None
+            if not isinstance(first, int | np.integer) or not 0 <= first < 1 << 62:
+                return None  # no action number (the kernel's int64 could not hold it)
+            # Turns come in canonical order, so those that begin with path[0] stand together.
+            lo, hi = turns_beginning(self._arrays[0], self._arrays[2], first)
+            for move in self._moves[lo:hi]:
                 if move.path == path:
                     return move
             return None
