@@ -377,6 +377,11 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
                 run = rest & ~(rest + low)
                 rest ^= run
                 top = (run + low) >> 1
+                if two:  # the whole run's counts, which most pushes move
+                    run_mine = popcount(run & own)
+                    run_total = popcount(run)
+                    if whole_run and not slide_any and 2 * run_mine <= run_total:
+                        continue  # only the whole run moves, and the mover lacks the majority
                 for side in range(2):  # 0: towards the line's start, 1: towards its end
                     if run & (1 if side == 0 else edge_bit):
                         continue  # a piece would leave the board
@@ -396,8 +401,10 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
                         else:
                             segment = run & (bit | (bit - 1)) if side == 0 else run & ~(bit - 1)
                         if two:
-                            mine = popcount(segment & own)
-                            total = popcount(segment)
+                            if segment == run:
+                                mine, total = run_mine, run_total
+                            else:
+                                mine, total = popcount(segment & own), popcount(segment)
                             if 2 * mine <= total or (peg_check and (segment & pegs) != 0):
                                 continue
                             packed = (mine << (16 * mover)) | ((total - mine) << (16 * (1 - mover)))
