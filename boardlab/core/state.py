@@ -137,7 +137,9 @@ class State:
         if self._legal is not None:
             self._legal.forget_moves()
         parent = self._parent
-        known = parent._legal.take_mine() if parent is not None and parent._legal is not None else None
+        known = None
+        if parent is not None and parent._legal is not None and parent._legal._mine is not None:
+            known = parent._legal.take_mine()
         return State(self._game, data, self, move, known)
 
     def stepper(self, *, keep_history: bool = True, exact: bool = True) -> Stepper:

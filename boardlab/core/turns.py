@@ -197,8 +197,8 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
     Returns ``(actions, keys, offsets, codes)``: turn ``i`` is ``actions[offsets[i]:offsets[i + 1]]``,
     its text keys the same slice of ``keys``, its code (:data:`CODE_BITS`) ``codes[i]``. The game's
     ``legal``, ``apply``, ``describe`` and ``carry`` are globals of the compiled copy
-    (:func:`compile_turns`); ``SEVERAL`` is False where every action is a whole turn (then a
-    turn's code is its key plus one, unused).
+    (:func:`compile_turns`); ``SEVERAL`` is False where every action is a whole turn (then the
+    codes are not made: the keys stand in their place).
 
     First steps for which the game's ``share`` gives the same number other than 0 lead on to the
     same turns (Möbiatus: a leap into a singularity, then a slide out of its group, whichever piece
@@ -223,7 +223,7 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
         keys = np.empty(count, np.int64)
         for i in range(count):
             keys[i] = describe(board, spec, chosen[i]) >> 2  # noqa: F821 - bound by compile_turns
-        return chosen, keys, np.arange(count + 1).astype(np.int64), keys + 1
+        return chosen, keys, np.arange(count + 1).astype(np.int64), keys  # codes: unused
     depth_cap = 8
     boards = np.empty((depth_cap, n), np.int64)
     boards[0, :] = start
