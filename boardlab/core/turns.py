@@ -55,6 +55,7 @@ TURN_GOES_ON = 2
 DESCRIBE_SIG = types.int64(STATE, SPEC, types.int64)
 DESCRIBE_FN = types.FunctionType(DESCRIBE_SIG)
 TURNS_SIG = types.Tuple((STATE, STATE, STATE, STATE))(SPEC, SPEC)
+SINGLE_TURNS_SIG = types.Tuple((STATE, STATE, STATE))(SPEC, SPEC)
 # A turn's *code* packs its text keys, each plus one, CODE_BITS a key: one number names the turn's
 # move in the game's table. Longer turns and larger keys have code 0 (no table).
 CODE_BITS = 15
@@ -191,14 +192,29 @@ def _grow(array, need):  # type: ignore[no-untyped-def]
     return bigger
 
 
+def _single_walk(start, spec):  # type: ignore[no-untyped-def]
+    """Every legal turn from ``start`` of a game whose every action is a whole turn, ascending:
+    ``(actions, keys, offsets)`` as :func:`_walk` gives them (no codes: these need none)."""
+    out = np.empty(MAX_ACTIONS, np.int64)
+    if start[TO_MOVE] < 0:
+        empty = np.empty(0, np.int64)
+        return empty, empty.copy(), np.zeros(1, np.int64)
+    board = start.copy()  # ``legal`` may keep caches in the vector it lists from
+    count = legal(board, spec, out)  # noqa: F821 - bound by compile_turns
+    chosen = np.sort(out[:count])
+    keys = np.empty(count, np.int64)
+    for i in range(count):
+        keys[i] = describe(board, spec, chosen[i]) >> 2  # noqa: F821 - bound by compile_turns
+    return chosen, keys, np.arange(count + 1).astype(np.int64)
+
+
 def _walk(start, spec):  # type: ignore[no-untyped-def]
     """Every legal whole turn from ``start``, in canonical order (each level's actions ascending).
 
     Returns ``(actions, keys, offsets, codes)``: turn ``i`` is ``actions[offsets[i]:offsets[i + 1]]``,
     its text keys the same slice of ``keys``, its code (:data:`CODE_BITS`) ``codes[i]``. The game's
-    ``legal``, ``apply``, ``describe`` and ``carry`` are globals of the compiled copy
-    (:func:`compile_turns`); ``SEVERAL`` is False where every action is a whole turn (then the
-    codes are not made: the keys stand in their place).
+    ``legal``, ``apply``, ``describe``, ``carry`` and ``share`` are globals of the compiled copy
+    (:func:`compile_turns`).
 
     First steps for which the game's ``share`` gives the same number other than 0 lead on to the
     same turns (Möbiatus: a leap into a singularity, then a slide out of its group, whichever piece
@@ -216,14 +232,6 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
         return empty, empty.copy(), np.zeros(1, np.int64), empty.copy()
     # ``legal`` may keep caches in the vector it lists from; the kernels work on from there (a
     # random playout lists and plays on one vector), so each level lists on its own board.
-    if not SEVERAL:  # noqa: F821 - bound by compile_turns
-        board = start.copy()
-        count = legal(board, spec, out)  # noqa: F821 - bound by compile_turns
-        chosen = np.sort(out[:count])
-        keys = np.empty(count, np.int64)
-        for i in range(count):
-            keys[i] = describe(board, spec, chosen[i]) >> 2  # noqa: F821 - bound by compile_turns
-        return chosen, keys, np.arange(count + 1).astype(np.int64), keys  # codes: unused
     depth_cap = 8
     boards = np.empty((depth_cap, n), np.int64)
     boards[0, :] = start
@@ -333,7 +341,8 @@ def _walk(start, spec):  # type: ignore[no-untyped-def]
 
 
 def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.ndarray, np.ndarray], Any]:
-    """A game's ``turns(start, spec)``, the walk of :func:`_walk` calling that game's kernels.
+    """A game's ``turns(start, spec)``, the walk of :func:`_walk` calling that game's kernels
+    (:func:`_single_walk` where ``several`` is False: every action is a whole turn).
 
     Call it at the end of a game's kernel module: ``turns = compile_turns(globals(), several=...)``
     with ``legal``, ``apply`` and (optionally) ``describe`` and ``carry`` defined there.
@@ -351,22 +360,23 @@ def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.n
     function holding their addresses cannot be cached). Its name carries a digest of the walk and
     its helpers here, so that a changed walk is compiled afresh.
     """
-    digest = hashlib.sha1(b"".join(marshal.dumps(f.__code__) for f in (_walk, _grow, _sort_into, _code, full_carry,
-                                                                                     no_share))
-                          ).hexdigest()[:12]
+    walk_code = (_walk if several else _single_walk).__code__
+    helpers = (_grow, _sort_into, _code, full_carry, no_share)
+    codes = [marshal.dumps(walk_code), *(marshal.dumps(f.__code__) for f in helpers)]
+    digest = hashlib.sha1(b"".join(codes)).hexdigest()[:12]
     name = f"whole_turns_{digest}"
-    code = _walk.__code__.replace(co_filename=namespace["__file__"], co_name=name, co_qualname=name)
+    code = walk_code.replace(co_filename=namespace["__file__"], co_name=name, co_qualname=name)
     scope = {
         "legal": namespace["legal"], "apply": namespace["apply"],
         "describe": namespace.get("describe", plain_describe), "carry": namespace.get("carry", full_carry),
-        "share": namespace.get("share", no_share), "_code": _code, "SEVERAL": several,
+        "share": namespace.get("share", no_share), "_code": _code,
         "np": np, "_grow": _grow, "_sort_into": _sort_into, "MAX_ACTIONS": MAX_ACTIONS, "MID_TURN": MID_TURN,
         "TO_MOVE": TO_MOVE, "TURN_ENDS": TURN_ENDS, "CODE_BITS": CODE_BITS, "CODE_KEYS": CODE_KEYS,
     }
     walk = pytypes.FunctionType(code, scope, name)
     walk.__module__ = namespace["__name__"]
     walk.__qualname__ = name
-    return njit(TURNS_SIG, cache=True)(walk)
+    return njit(TURNS_SIG if several else SINGLE_TURNS_SIG, cache=True)(walk)
 
 
 class Turns:
@@ -388,7 +398,8 @@ class Turns:
 
     def __init__(self, game: Game, data: np.ndarray, known: Known | None = None) -> None:
         self._game = game
-        actions, keys, offsets, codes = game.turns_kernel(data, game.spec)
+        listed = game.turns_kernel(data, game.spec)
+        actions, keys, offsets = listed[:3]
         self.single = offsets.shape[0] - 1 == actions.shape[0]
         # Turns of several actions keep the arrays (no containers the garbage collector tracks, and a
         # third of the memory of tuples of numbers); tuples are made only for paths() and find()
@@ -401,7 +412,7 @@ class Turns:
             self._actions = tuple(actions.tolist())
             self._keys = tuple(keys.tolist())
         else:
-            self._arrays = (actions, keys, offsets, codes)
+            self._arrays = (actions, keys, offsets, listed[3])
         self._known = known
         self._mine: Known | None = None  # this position's codes and moves, for the one after next
         self._moves: list[Move] | None = None
