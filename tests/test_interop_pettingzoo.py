@@ -67,3 +67,47 @@ def test_observation_planes_match_boardlab() -> None:
     environment.step(4)
     planes = environment.observe("player_1")["observation"]
     assert np.array_equal(planes, boardlab.load("ndengrod", size=3, length=3).new_game().play("b2").view(1).planes())
+
+
+@pytest.mark.parametrize("game_id", list(SMALL))
+def test_checked_env_behaves_as_the_wrapped_raw_env(game_id: str) -> None:
+    from boardlab.interop.pettingzoo import wrapped_env
+
+    checked, wrapped = env(game_id, **SMALL[game_id]), wrapped_env(game_id, **SMALL[game_id])
+    rng = np.random.default_rng(6)
+    for game in range(6):
+        checked.reset(seed=game)
+        wrapped.reset(seed=game)
+        for agent, other in zip(checked.agent_iter(2_000), wrapped.agent_iter(2_000), strict=True):
+            assert agent == other
+            mine, theirs = checked.last(), wrapped.last()
+            assert np.array_equal(mine[0]["observation"], theirs[0]["observation"])
+            assert np.array_equal(mine[0]["action_mask"], theirs[0]["action_mask"])
+            assert mine[1:] == theirs[1:]
+            if mine[2] or mine[3]:
+                action = None
+            elif game % 2 and rng.random() < 0.05:  # now and then an illegal action: the mover loses
+                action = int(rng.integers(checked.action_space(agent).n))
+            else:
+                action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+            checked.step(action)
+            wrapped.step(action)
+            assert checked.rewards == wrapped.rewards and checked.terminations == wrapped.terminations
+        assert checked.agents == wrapped.agents == []
+
+
+def test_checked_env_enforces_order_and_bounds() -> None:
+    environment = env("ndengrod", **SMALL["ndengrod"])
+    with pytest.raises(AttributeError):
+        _ = environment.agents
+    with pytest.raises(AssertionError, match="before step"):
+        environment.step(0)
+    with pytest.raises(AssertionError, match="before observe"):
+        environment.observe("player_0")
+    environment.reset()
+    with pytest.raises(AssertionError, match="not in action space"):
+        environment.step(environment.game.num_distinct_actions)
+    iterator = iter(environment.agent_iter())
+    next(iterator)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)

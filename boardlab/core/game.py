@@ -22,6 +22,7 @@ records, search) is generic and calls the kernels.
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -30,9 +31,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from boardlab.core import kernel
+from boardlab.core import kernel, turns
 from boardlab.core.info import GameInfo, Variant
-from boardlab.core.move import Move
+from boardlab.core.move import Move, fast_move
 from boardlab.core.options import OptionValue, resolve_options
 from boardlab.errors import BoardlabError
 
@@ -61,6 +62,12 @@ class Game(ABC):
     # False where the kernel never sets MID_TURN: then every action is a whole turn, and listing the
     # legal moves need not play each action to see whether the turn goes on.
     turns_of_several_actions: ClassVar[bool] = True
+    # Each action's text key in a position (:mod:`boardlab.core.turns`); the face's ``key_text``
+    # writes a key's text. The default key is the action itself.
+    describe_kernel: ClassVar[Callable[..., int]] = staticmethod(turns.plain_describe)
+    # ``turns(start, spec)``: every legal whole turn, compiled by the game's kernel module with
+    # ``turns.compile_turns``.
+    turns_kernel: ClassVar[Callable[..., Any]]
     # A game with a heuristic evaluation (for search cut-offs) overrides these three; the cut-off
     # is the playout length after which search agents trust the evaluation by default.
     evaluate_kernel: ClassVar[Callable[..., None]] = staticmethod(kernel.neutral_evaluation)
@@ -77,6 +84,8 @@ class Game(ABC):
     plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
     plane_numbers: ClassVar[tuple[str, ...]] = ()
     plane_marks: ClassVar[tuple[str, ...]] = ()
+    # planes(view_vector, spec, seat, out): fills a view's planes (core/planes.py); None: from cell_contents.
+    planes_kernel: ClassVar[Callable[..., None] | None] = None
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)
@@ -88,6 +97,10 @@ class Game(ABC):
         self.options: Mapping[str, OptionValue] = MappingProxyType(resolved)
         self.spec: np.ndarray = self.build_spec()
         self.spec.setflags(write=False)
+        # Tables filled as text keys turn up: each key's text (read-only to callers), and the
+        # one-action move it makes.
+        self.key_texts: dict[int, str] = {}
+        self.key_moves: dict[int, Move] = {}
 
     # -- identity -------------------------------------------------------------------------------
 
@@ -133,14 +146,14 @@ class Game(ABC):
         """
         return NO_BOUND
 
-    @property
+    @functools.cached_property
     def plane_names(self) -> tuple[str, ...]:
         """The names of the planes of :meth:`View.planes`, in order (:mod:`boardlab.core.planes`)."""
         from boardlab.core.planes import plane_names
 
         return plane_names(self)
 
-    @property
+    @functools.cached_property
     def planes_shape(self) -> tuple[int, int]:
         """The shape of :meth:`View.planes`: ``(planes, cells)``."""
         return (len(self.plane_names), len(self.cell_names()))
@@ -205,6 +218,46 @@ class Game(ABC):
 
     def end_reason_name(self, code: int) -> str:
         return self.info.end_reasons.get(code, "win" if code == kernel.REASON_WIN else f"reason {code}")
+
+    # -- move text from tables (boardlab.core.turns) -------------------------------------------
+
+    def key_text(self, key: int) -> str:
+        """The text of one action whose ``describe_kernel`` key is ``key`` (a turn's text is its
+        actions' texts joined). Equal to what :meth:`action_text` writes for it."""
+        raise BoardlabError(f"{self.id} does not write text keys")
+
+    def key_text_of(self, key: int) -> str:
+        """:meth:`key_text`, written once per game."""
+        text = self.key_texts.get(key)
+        if text is None:
+            text = self.key_texts[key] = self.key_text(key)
+        return text
+
+    def move_of_key(self, key: int) -> Move:
+        """The one-action move of text key ``key`` (shared: moves are immutable)."""
+        move = self.key_moves.get(key)
+        if move is None:
+            move = self.key_moves[key] = fast_move(self.key_text_of(key), (key % self.num_distinct_actions,))
+        return move
+
+    def moves_of_keys(self, keys: Sequence[int]) -> list[Move]:
+        """The one-action moves of ``keys``, in order."""
+        table = self.key_moves
+        try:
+            return [table[key] for key in keys]
+        except KeyError:
+            return [self.move_of_key(key) for key in keys]
+
+    def move_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        """The text of the turn ``path`` from ``data``, from the tables: :meth:`action_text`, fast."""
+        work = data.copy()
+        if len(path) == 1:
+            return self.key_text_of(self.describe_kernel(work, self.spec, path[0]) >> 2)
+        texts = []
+        for action in path:
+            texts.append(self.key_text_of(self.describe_kernel(work, self.spec, action) >> 2))
+            self.apply_kernel(work, self.spec, action)
+        return "".join(texts)
 
     # -- hooks each game implements -------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Move:
     """A move in canonical notation, with the kernel actions it consists of."""
 
@@ -29,3 +29,17 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move({self.text!r}, {self.path!r})"
+
+
+_new = object.__new__
+_set_text = Move.__dict__["text"].__set__
+_set_path = Move.__dict__["path"].__set__
+
+
+def fast_move(text: str, path: tuple[int, ...]) -> Move:
+    """``Move(text, path)`` without the frozen dataclass's checks: for the engine's move lists
+    (hundreds a position), where the arguments are known to be a ``str`` and a tuple of ints."""
+    move = _new(Move)
+    _set_text(move, text)
+    _set_path(move, path)
+    return move

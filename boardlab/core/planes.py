@@ -5,10 +5,13 @@ one row (*plane*) per feature, one column per cell in the order :meth:`~boardlab
 lists them. Boards here are hexagons, strips with a half twist and squares, so cells stay a flat axis;
 a network that wants a grid reshapes with the game's own topology.
 
-The planes are built only from :meth:`~boardlab.Game.cell_contents` of the view, the same
-per-seat description the renderers draw, so nothing the seat may not know can appear in them (HMDG:
-the other seat's hidden stones are absent, exactly as on that seat's screen). A game declares what
-may stand on its cells with three class attributes, and the planes are, in this order:
+The planes are what :meth:`~boardlab.Game.cell_contents` of the view says, the same per-seat
+description the renderers draw, so nothing the seat may not know can appear in them (HMDG: the other
+seat's hidden stones are absent, exactly as on that seat's screen). Each game fills them with a numba
+kernel, ``planes(view_vector, spec, seat, out)``, that reads only the view's vector (what
+``game.observe`` left for that seat; ``seat`` is -1 for a spectator) and writes what
+:func:`planes_from_cells` builds from ``cell_contents`` (the tests hold the two equal). A game declares
+what may stand on its cells with three class attributes, and the planes are, in this order:
 
 - ``colour<c>:<kind>`` for each colour ``c`` (one per seat) and each kind in ``plane_kinds``: 1 where
   such a piece stands;
@@ -33,7 +36,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import types
 
+from boardlab.core.kernel import SPEC
 from boardlab.errors import BoardlabError
 
 if TYPE_CHECKING:
@@ -50,7 +55,31 @@ def plane_names(game: Game) -> tuple[str, ...]:
     return tuple(names)
 
 
+# planes(view, spec, seat, out): a game's kernel fills ``out`` (zeros, shape ``game.planes_shape``)
+# from the view's vector, all but the last plane (to_move, which the view knows).
+PLANES_SIG = types.void(SPEC, SPEC, types.int64, types.float32[:, ::1])
+
+
 def planes(view: View) -> np.ndarray:
+    """The view's planes, filled by the game's kernel from the view's vector alone."""
+    if view.game.planes_kernel is None:
+        return planes_from_cells(view)
+    return observed_planes(view.game, view.data, view.seat, view.to_move)
+
+
+def observed_planes(game: Game, seen: np.ndarray, seat: int | None, to_move: int | None) -> np.ndarray:
+    """The planes of ``seen``, a vector that ``game.observe(data, seat)`` made for ``seat`` (a view's
+    own vector): what :meth:`View.planes` gives, for callers that step vectors (the PettingZoo
+    adapter) and would not make a state and a view for every observation."""
+    out = np.zeros(game.planes_shape, np.float32)
+    game.planes_kernel(seen, game.spec, -1 if seat is None else seat, out)  # type: ignore[misc]
+    if seat is not None and to_move == seat:
+        out[-1] = 1
+    return out
+
+
+def planes_from_cells(view: View) -> np.ndarray:
+    """The view's planes built in Python from ``cell_contents`` (the definition the kernels follow)."""
     game = view.game
     kinds, numbers, marks = game.plane_kinds, game.plane_numbers, game.plane_marks
     seats = game.num_seats

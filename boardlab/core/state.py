@@ -23,6 +23,7 @@ import numpy as np
 
 from boardlab.core import kernel
 from boardlab.core.move import Move
+from boardlab.core.turns import Known, Turns
 from boardlab.errors import IllegalMove
 
 if TYPE_CHECKING:
@@ -48,24 +49,26 @@ def quoted(text: str) -> str:
 class State:
     """A position of a game, with the moves that led to it."""
 
-    __slots__ = ("_data", "_game", "_legal", "_move", "_parent", "_paths")
+    __slots__ = ("_data", "_game", "_known", "_legal", "_move", "_parent")
 
     def __init__(
-        self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None
+        self, game: Game, data: np.ndarray, parent: State | None = None, move: Move | None = None,
+        known: Known | None = None,
     ) -> None:
         data.setflags(write=False)
         self._game = game
         self._data = data
         self._parent = parent
         self._move = move
-        # The legal moves, once asked for: as Moves while this is the latest position, then (once a
-        # move is played from here) as plain (text, path) tuples, which the garbage collector stops
-        # tracking. A game's earlier positions stay reachable through ``_parent``, and a server holding
-        # long games would otherwise have every full collection walk all their moves.
-        self._legal: list[Move] | tuple[tuple[str, tuple[int, ...]], ...] | None = None
-        # The legal moves' paths alone: checking a move needs them, but not every move's text, which
-        # in Möbiatus (hundreds of whole turns, each written by replaying its hops) cost most of a play.
-        self._paths: tuple[tuple[int, ...], ...] | None = None
+        # The legal whole turns, once asked for (:class:`~boardlab.core.turns.Turns`: listed by one
+        # kernel call, their texts from the game's tables). Once a move is played from here only
+        # their plain lists of numbers stay, which the garbage collector does not track: a game's
+        # earlier positions stay reachable through ``_parent``, and a server holding long games would
+        # otherwise have every full collection walk all their moves.
+        self._legal: Turns | None = None
+        # The moves of the position before the parent, with their turn codes, handed down by ``play`` for
+        # making this position's moves (:class:`~boardlab.core.turns.Turns`); dropped once used.
+        self._known = known
 
     # -- what the position is -------------------------------------------------------------------
 
@@ -113,38 +116,16 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the seat to move, as whole turns, in canonical order."""
+        return list(self._turns().moves())
+
+    def _turns(self) -> Turns:
         if self._legal is None:
-            self._legal = [Move(self._game.action_text(self._data, path), path) for path in self._legal_paths()]
-        if isinstance(self._legal, tuple):
-            return [Move(text, path) for text, path in self._legal]
-        return list(self._legal)
+            self._legal = Turns(self._game, self._data, self._known)
+            self._known = None
+        return self._legal
 
     def _legal_paths(self) -> tuple[tuple[int, ...], ...]:
-        if self._paths is None:
-            self._paths = self._enumerate_paths()
-        return self._paths
-
-    def _enumerate_paths(self) -> tuple[tuple[int, ...], ...]:
-        if self.is_over:
-            return ()
-        game = self._game
-        out = np.empty(kernel.MAX_ACTIONS, np.int64)
-        paths: list[tuple[int, ...]] = []
-
-        def extend(data: np.ndarray, prefix: tuple[int, ...]) -> None:
-            count = game.legal_kernel(data, game.spec, out)
-            for action in sorted(out[:count].tolist()):
-                path = (*prefix, action)
-                if game.turns_of_several_actions:
-                    after = data.copy()
-                    game.apply_kernel(after, game.spec, action)
-                    if after[kernel.MID_TURN] and after[kernel.TO_MOVE] == data[kernel.TO_MOVE]:
-                        extend(after, path)
-                        continue
-                paths.append(path)
-
-        extend(self._data.copy(), ())
-        return tuple(paths)
+        return self._turns().paths()
 
     def parse_move(self, text: str) -> Move:
         """The legal move that ``text`` names; :class:`boardlab.IllegalMove` saying why if none."""
@@ -164,8 +145,9 @@ class State:
     def _canonical(self, move: Move) -> Move:
         if self.is_over:
             raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
-        if move.path in self._legal_paths():
-            return Move(self._game.action_text(self._data, move.path), move.path)
+        legal = self._turns().find(move.path)
+        if legal is not None:
+            return legal
         raise IllegalMove(f"{move.text}: {self._game.why_illegal(self._data, move.path)}")
 
     def play(self, move: Move | str) -> State:
@@ -174,15 +156,19 @@ class State:
         data = self._data.copy()
         for action in move.path:
             self._game.apply_kernel(data, self._game.spec, action)
-        if isinstance(self._legal, list):
-            self._legal = tuple((legal.text, legal.path) for legal in self._legal)
-        return State(self._game, data, self, move)
+        if self._legal is not None:
+            self._legal.forget_moves()
+        parent = self._parent
+        known = None
+        if parent is not None and parent._legal is not None and parent._legal._mine is not None:
+            known = parent._legal.take_mine()
+        return State(self._game, data, self, move, known)
 
-    def stepper(self, *, keep_history: bool = True) -> Stepper:
+    def stepper(self, *, keep_history: bool = True, exact: bool = True) -> Stepper:
         """The fast path from here: atomic actions through the kernels (:mod:`boardlab.core.stepper`)."""
         from boardlab.core.stepper import Stepper
 
-        return Stepper(self, keep_history=keep_history)
+        return Stepper(self, keep_history=keep_history, exact=exact)
 
     # -- history --------------------------------------------------------------------------------
 

@@ -24,7 +24,8 @@ boardlab.errors.IllegalMove: action 4 is not legal here; legal: 0 to 18 but not 
 
 A stepper keeps the line of play as a :class:`~boardlab.State` (with its moves, for views,
 records and serialisation) whenever a turn completes; ``keep_history=False`` skips even that, for
-playouts that only want the result.
+playouts that only want the result, and ``exact=False`` lists the legal actions on the vector itself
+(not on a copy), as random playouts do.
 """
 
 from __future__ import annotations
@@ -45,18 +46,22 @@ if TYPE_CHECKING:
 class Stepper:
     """A position that changes in place, one atomic action at a time, through the kernels."""
 
-    __slots__ = ("_data", "_keep", "_legal", "_out", "_pending", "_scratch", "_state", "_turn_start", "game")
+    __slots__ = ("_data", "_keep", "_keys", "_legal", "_legal_array", "_out", "_pending", "_scratch", "_state", "game")
 
-    def __init__(self, state: State, *, keep_history: bool = True) -> None:
+    def __init__(self, state: State, *, keep_history: bool = True, exact: bool = True) -> None:
         self.game: Game = state.game
         self._state = state
         self._data = state.data.copy()
         self._keep = keep_history
         self._out = np.empty(kernel.MAX_ACTIONS, np.int64)
-        self._scratch = np.empty_like(self._data)
+        # exact=False lists the legal actions on the vector itself, as random playouts and search
+        # do: the position and everything the rules decide stay the same, but the scratch the kernels
+        # keep in the vector differs from what ``play`` makes (Möbiatus copies 42 KB a listing less).
+        self._scratch = np.empty_like(self._data) if exact else self._data
         self._legal: list[int] | None = None
+        self._legal_array: np.ndarray | None = None
         self._pending: tuple[int, ...] = ()
-        self._turn_start = self._data.copy() if keep_history else self._data
+        self._keys: tuple[int, ...] = ()  # the pending actions' text keys (boardlab.core.turns)
 
     # -- the position ---------------------------------------------------------------------------
 
@@ -111,36 +116,52 @@ class Stepper:
     def legal_actions(self) -> list[int]:
         """The actions legal now, ascending (empty once the game is over)."""
         if self._legal is None:
+            self._legal = self.legal_array().tolist()
+        return self._legal
+
+    def legal_array(self) -> np.ndarray:
+        """:meth:`legal_actions` as a read-only ``int64`` array (action masks index with it)."""
+        if self._legal_array is None:
             if self.is_over:
-                self._legal = []
+                found = np.empty(0, np.int64)
             else:
                 # Some kernels keep caches in the vector while listing moves; listing on a scratch
                 # copy keeps the vector exactly what ``play`` (which never lists) would make.
-                np.copyto(self._scratch, self._data)
+                if self._scratch is not self._data:
+                    np.copyto(self._scratch, self._data)
                 count = self.game.legal_kernel(self._scratch, self.game.spec, self._out)
-                self._legal = sorted(self._out[:count].tolist())
-        return self._legal
+                found = np.sort(self._out[:count])
+            found.setflags(write=False)
+            self._legal_array = found
+        return self._legal_array
 
     def apply(self, action: int) -> None:
         """Play ``action`` (one atomic decision); :class:`boardlab.IllegalMove` if it is not legal."""
-        legal = self.legal_actions()
-        if action not in legal:
-            if not legal:
+        legal = self.legal_array()
+        at = int(legal.searchsorted(action))
+        if at == len(legal) or legal[at] != action:
+            if not len(legal):
                 raise IllegalMove(f"action {action}: the game is over; no more actions")
-            raise IllegalMove(f"action {action} is not legal here; legal: {_ranges(legal)}")
+            raise IllegalMove(f"action {action} is not legal here; legal: {_ranges(self.legal_actions())}")
+        game = self.game
         mover = self._data[kernel.TO_MOVE]
-        self.game.apply_kernel(self._data, self.game.spec, action)
-        self._legal = None
+        if self._keep:
+            self._keys = (*self._keys, game.describe_kernel(self._data, game.spec, action) >> 2)
+        game.apply_kernel(self._data, game.spec, action)
+        self._legal = self._legal_array = None
         self._pending = (*self._pending, action)
         if self._data[kernel.MID_TURN] and self._data[kernel.TO_MOVE] == mover:
             return
         if self._keep:
             from boardlab.core.state import State
 
-            before, path = self._turn_start, self._pending
-            move = Move(self.game.action_text(before, path), path)
-            self._state = State(self.game, self._data.copy(), self._state, move)
-            self._turn_start = self._data.copy()
+            keys, path = self._keys, self._pending
+            if len(keys) == 1:
+                move = game.move_of_key(keys[0])
+            else:
+                move = Move("".join([game.key_text_of(key) for key in keys]), path)
+            self._state = State(game, self._data.copy(), self._state, move)
+            self._keys = ()
         self._pending = ()
 
     def __deepcopy__(self, memo: dict[int, object]) -> Stepper:
@@ -155,10 +176,11 @@ class Stepper:
         other._data = self._data.copy()
         other._keep = self._keep
         other._out = np.empty(kernel.MAX_ACTIONS, np.int64)
-        other._scratch = np.empty_like(other._data)
+        other._scratch = np.empty_like(other._data) if self._scratch is not self._data else other._data
         other._legal = self._legal
+        other._legal_array = self._legal_array
         other._pending = self._pending
-        other._turn_start = self._turn_start.copy() if self._keep else other._data
+        other._keys = self._keys
         return other
 
 

@@ -75,6 +75,8 @@ class Gtbm(Game):
         return (2 * int(self.options["size"]) + 1) * int(self.options["no_capture_limit"])
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
@@ -168,9 +170,21 @@ class Gtbm(Game):
         (action,) = path
         cell, step = divmod(action, 3)
         side = int(data[k.F_SIDE])
+        return self._text(side, cell, step, self._taken(data, side, cell, step))
+
+    describe_kernel = staticmethod(k.describe)
+
+    def key_text(self, key: int) -> str:
+        action, extra = divmod(key, self.num_distinct_actions)[::-1]
+        side, rest = extra % 2, extra // 2
+        cells = self.size * self.size
+        taken = [c - 1 for c in (rest % (cells + 1), rest // (cells + 1)) if c]
+        cell, step = divmod(action, 3)
+        return self._text(side, cell, step, taken)
+
+    def _text(self, side: int, cell: int, step: int, taken: list[int]) -> str:
         to = self._destination(side, cell, step)
-        taken = "".join(f"x{self._names[c]}" for c in sorted(self._taken(data, side, cell, step)))
-        return f"{self._names[cell]}-{self._names[to]}{taken}"
+        return f"{self._names[cell]}-{self._names[to]}" + "".join(f"x{self._names[c]}" for c in sorted(taken))
 
     def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
         word = text.strip().lower()

@@ -37,6 +37,8 @@ from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 
 S_SIZE = 0
 S_CELLS = 1
@@ -388,3 +390,35 @@ def evaluate(state, spec, values):  # type: ignore[no-untyped-def]
     black = 1.0 / (1.0 + math.exp(-0.7 * score))
     values[0] = black
     values[1] = 1.0 - black
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of ``action`` (``boardlab.core.turns``): the step, the side that makes it and the
+    pieces it takes, ``action + 3·cells · (side + 2·((first + 1) + (cells + 1)·(second + 1)))``."""
+    cells = spec[S_CELLS]
+    cell = action // 3
+    step = action - 3 * cell
+    side = state[F_SIDE]
+    first = -1
+    second = -1
+    if step != BACK:
+        first = first_capture(state, spec, side, cell, step)
+        second = second_capture(state, spec, side, cell, step)
+    extra = side + 2 * ((first + 1) + (cells + 1) * (second + 1))
+    return (action + 3 * cells * extra) << 2 | TURN_ENDS
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=False)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``): pieces by colour (1 Black, 2 White), ``mine``."""
+    for cell in range(out.shape[1]):
+        value = view[BOARD + cell]
+        if value:
+            out[value - 1, cell] = 1
+            if value - 1 == seat:
+                out[2, cell] = 1

@@ -84,6 +84,8 @@ class HiddenMoveDoubleGomoku(Game):
         return 2 * (2 * moves + 2) + 2
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
@@ -229,6 +231,16 @@ class HiddenMoveDoubleGomoku(Game):
 
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         (action,) = path
+        return self._text(action, int(data[k.F_AXIS]), int(data[k.F_LINE]))
+
+    describe_kernel = staticmethod(k.describe)
+
+    def key_text(self, key: int) -> str:
+        action, extra = divmod(key, self.num_distinct_actions)[::-1]
+        axis, line = divmod(extra - 1, self.size) if extra else (-1, -1)
+        return self._text(action, axis, line)
+
+    def _text(self, action: int, axis: int, line: int) -> str:
         cells = self.cells
         if action < 2 * cells:
             return f"{self._names[action >> 1]}/{_AXES[action & 1]}"
@@ -243,7 +255,7 @@ class HiddenMoveDoubleGomoku(Game):
         mask = action - k.reveal_base(cells)
         if mask == 0:
             return "none"
-        points = self.line_points(int(data[k.F_AXIS]), int(data[k.F_LINE]))
+        points = self.line_points(axis, line)
         return "reveal " + " ".join(self._names[p] for j, p in enumerate(points) if mask >> j & 1)
 
     def parse_path(self, data: np.ndarray, text: str) -> tuple[int, ...]:
@@ -332,17 +344,8 @@ class HiddenMoveDoubleGomoku(Game):
 
     def observe(self, data: np.ndarray, seat: int | None) -> np.ndarray:
         """A copy of ``data`` without what ``seat`` may not know: other hidden stones, the target."""
-        seen = data.copy()
         own = None if seat is None else self.colour_of(data, seat)
-        cells = self.cells
-        for colour in (k.COLOUR_X, k.COLOUR_O):
-            if colour != own:
-                stones = seen[k.STONES + colour * cells: k.STONES + (colour + 1) * cells]
-                stones[stones == k.HIDDEN] = k.EMPTY
-        if not (seen[k.F_PHASE] == k.PH_RESPOND and self._is_mover(data, seat)):
-            seen[k.F_TARGET] = -1
-        k.rebuild(seen, self.spec)
-        return seen
+        return k.observed(data, self.spec, -1 if own is None else own, self._is_mover(data, seat))
 
     def revealed_at_end(self, result: Sequence[float]) -> frozenset[int]:
         """H6 (added): ``reveal_at_end=winner`` reveals the winner's hidden stones (a draw reveals nothing),

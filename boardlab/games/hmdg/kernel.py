@@ -51,6 +51,8 @@ from boardlab.core.kernel import (
     TO_MOVE,
     finish_two_seats,
 )
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 
 S_SIZE = 0
 S_CELLS = 1
@@ -470,3 +472,59 @@ def is_legal(state, spec, action):  # type: ignore[no-untyped-def]
     if phase == PH_SETUP:
         return 2 * cells + 1 <= action < 3 * cells + 1
     return action == 3 * cells + 1 or action == 3 * cells + 2
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of ``action`` (``boardlab.core.turns``): a reveal's text names the announced
+    line's points, so its key is ``action + actions · (1 + axis · size + line)``; other keys are the
+    action. Every decision ends its seat's turn (a commit hands the next one to the responder)."""
+    cells = spec[S_CELLS]
+    if action >= 3 * cells + 3 and state[F_AXIS] >= 0:
+        actions = 3 * cells + 3 + (1 << spec[S_SIZE])  # the game's action_limit
+        return (action + actions * (1 + state[F_AXIS] * spec[S_SIZE] + state[F_LINE])) << 2 | TURN_ENDS
+    return action << 2 | TURN_ENDS
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=True)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``) from a seat's observed vector (``observe`` has
+    erased what it may not know): hidden and revealed stones by colour, ``mine``, closed points,
+    and the mover's own target while the responder decides."""
+    cells = spec[S_CELLS]
+    chosen = view[F_X_SEAT] >= 0
+    target = view[F_TARGET]
+    for cell in range(out.shape[1]):
+        for colour in range(2):
+            value = view[STONES + colour * cells + cell]
+            if value:
+                out[2 * colour + (1 if value == REVEALED else 0), cell] = 1
+                if value == REVEALED:
+                    out[5, cell] = 1
+                if chosen and seat_of(view, colour) == seat:
+                    out[4, cell] = 1
+        if cell == target:
+            out[6, cell] = 1
+
+
+@njit(cache=True)
+def observed(state, spec, own, mover):  # type: ignore[no-untyped-def]
+    """What a seat playing colour ``own`` (-1: none yet, or a spectator) may know, as a new vector:
+    the other colours' hidden stones erased and, unless it is the ``mover`` while the responder
+    decides, the target too; the derived fields are rebuilt (``face.observe``)."""
+    seen = state.copy()
+    cells = spec[S_CELLS]
+    for colour in range(2):
+        if colour != own:
+            base = STONES + colour * cells
+            for cell in range(cells):
+                if seen[base + cell] == HIDDEN:
+                    seen[base + cell] = EMPTY
+    if not (seen[F_PHASE] == PH_RESPOND and mover):
+        seen[F_TARGET] = -1
+    rebuild(seen, spec)
+    return seen

@@ -98,6 +98,8 @@ class Horsmeier(Game):
         return int(self.options["ply_cap"])
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
@@ -194,6 +196,11 @@ class Horsmeier(Game):
 
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         (action,) = path
+        return self.key_text(action)
+
+    def key_text(self, key: int) -> str:
+        """An action's text never depends on the position: its key is the action."""
+        action = key
         if action == k.PASS:
             return "pass"
         cell, direction = divmod(action, 4)

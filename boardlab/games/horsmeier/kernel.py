@@ -42,6 +42,8 @@ import math
 from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import compile_turns
 
 SIZE = 11
 CELLS = SIZE * SIZE
@@ -383,3 +385,27 @@ def evaluate(state, spec, values):  # type: ignore[no-untyped-def]
     first = spec[S_FIRST]  # seat = colour XOR first
     values[0] = white if first == 0 else 1.0 - white
     values[1] = 1.0 - values[0]
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=False)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``): pieces by colour, ``mine``, then each piece's
+    strength, life and (where upgrades count from a remembered row) that row."""
+    first = spec[S_FIRST]
+    rows = spec[S_UPGRADE] != UPGRADE_BAND
+    for cell in range(out.shape[1]):
+        piece = view[BOARD + cell] - 1
+        if piece < 0:
+            continue
+        colour = piece // SLOTS
+        out[colour, cell] = 1
+        if colour ^ first == seat:
+            out[2, cell] = 1
+        out[3, cell] = spec[S_STRENGTHS + view[P_LEVEL + piece]]
+        out[4, cell] = view[P_LIFE + piece]
+        if rows:
+            out[5, cell] = view[P_REF + piece]

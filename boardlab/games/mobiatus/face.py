@@ -121,6 +121,8 @@ class Mobiatus(Game):
         return NO_BOUND if pairs == 0 else (2 * pairs + 1) * (self.faces + 3)
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)
     has_evaluation = True
@@ -172,6 +174,7 @@ class Mobiatus(Game):
     def build_spec(self) -> np.ndarray:
         strip = MobiusStrip(int(self.options["length"]), int(self.options["width"]))
         self.strip = strip
+        self._face_names = tuple(strip.name(face) for face in range(strip.faces))
         leaps = MOVEMENTS[str(self.options["movement"])]
         self.steps = len(leaps)
         faces = strip.faces
@@ -215,7 +218,7 @@ class Mobiatus(Game):
 
     def face_name(self, face: int) -> str:
         """A face's name on the two parallel boards (``F12c``: board, column, row)."""
-        return self.strip.name(face)
+        return self._face_names[face]
 
     def seat_name(self, seat: int) -> str:
         return COLOURS[seat]
@@ -271,6 +274,21 @@ class Mobiatus(Game):
                 text += f"-{self.face_name(target)}" + ("*" if self._is_enemy_circle(sim, target) else "")
             k.apply(sim, self.spec, action)
         return text
+
+    describe_kernel = staticmethod(k.describe)
+
+    def key_text(self, key: int) -> str:
+        """One step's text from its ``describe`` key: as :meth:`action_text` writes that step."""
+        faces, steps = self.faces, self.steps
+        action, extra = divmod(key, self.num_distinct_actions)[::-1]
+        star = "*" if extra & 2 else ""
+        if action == (steps + 1) * faces:
+            return "swap"
+        if action >= steps * faces:
+            return f"~{self.face_name(action - steps * faces)}{star}"
+        target = int(self.spec[int(self.spec[layout.S_KNIGHT]) + action])
+        piece = self.face_name(action // steps) if extra & 1 else ""
+        return f"{piece}-{self.face_name(target)}{star}"
 
     def partial_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         return self.action_text(data, path)
@@ -629,7 +647,7 @@ class Mobiatus(Game):
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
 
     def cell_names(self) -> tuple[str, ...]:
-        return tuple(self.face_name(face) for face in range(self.faces))
+        return self._face_names
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Every face, in face order: a ``dot`` (the piece) or a ``circle`` (the opposite face of a

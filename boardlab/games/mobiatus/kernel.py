@@ -29,6 +29,8 @@ from boardlab.core.kernel import (
     TO_MOVE,
 )
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import CARRY_SIG, DESCRIBE_SIG, SHARE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
 from boardlab.games.mobiatus.groups import (
     fill,
     find,
@@ -54,6 +56,7 @@ from boardlab.games.mobiatus.layout import (
     F_ORIGIN,
     F_PHASE,
     F_SLIDE,
+    F_STAMP,
     F_SWAPPED,
     F_TOUCH_TOP,
     F_TURNS,
@@ -84,6 +87,7 @@ from boardlab.games.mobiatus.layout import (
     S_TURN_LIMIT,
     S_VALS,
     SING,
+    WALL,
 )
 from boardlab.games.mobiatus.search import (
     capture_value,
@@ -373,3 +377,87 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         state[MID_TURN] = 1
     else:
         _capture(state, spec, colour, target)
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of ``action`` and whether the turn ends with it (``boardlab.core.turns``).
+
+    The key is ``action + actions · (start + 2 · capture)``: ``start`` where the action names the
+    piece too (the turn's first step, ``F1a-F3b``), ``capture`` where it lands on an enemy circle
+    (``*``). A step onto a free face ends the turn; onto a singularity (a slide) or a circle (a
+    capture) the turn goes on.
+    """
+    faces = spec[S_FACES]
+    steps = spec[S_STEPS]
+    actions = (steps + 1) * faces + 1
+    if action == (steps + 1) * faces:
+        return action << 2 | TURN_ENDS
+    start = 0
+    if action >= steps * faces:
+        target = action - steps * faces
+    else:
+        target = spec[spec[S_KNIGHT] + action]
+        start = 1 if state[F_PHASE] == PHASE_START else 0
+    code = state[BOARD + target]
+    capture = 1 if code == CIRCLE + 1 - state[F_COLOUR] else 0
+    turn = TURN_ENDS if code == FREE else TURN_GOES_ON
+    return (action + actions * (start + 2 * capture)) << 2 | turn
+
+
+@njit(CARRY_SIG, cache=True)
+def carry(dest, source, spec):  # type: ignore[no-untyped-def]
+    """What the steps inside a turn change, for the walk over whole turns (``boardlab.core.turns``).
+
+    A step that does not end the turn changes only the header, the board, the piece lists and the
+    touched stack; the groups and the free set change when a piece comes to rest. The flood-fill
+    and cache stamps stay with each copy's own marks.
+    """
+    stamp, cache_stamp = dest[F_STAMP], dest[F_CACHE_STAMP]
+    for i in range(BOARD + spec[S_FACES]):  # loops: numba's slice assignment checks for overlap, and costs
+        dest[i] = source[i]
+    dest[F_STAMP], dest[F_CACHE_STAMP] = stamp, cache_stamp
+    lists = spec[S_LIST]
+    for i in range(lists, lists + 2 * spec[S_SIDE_CAP]):
+        dest[i] = source[i]
+    touched = spec[S_TOUCHED]
+    for i in range(touched, touched + 2 * source[F_TOUCH_TOP]):
+        dest[i] = source[i]
+
+
+@njit(SHARE_SIG, cache=True)
+def share(state, spec, action):  # type: ignore[no-untyped-def]
+    """First steps that lead on to the same turns, for the walk over whole turns: a leap into a
+    singularity is followed by a slide out of its group whichever piece leapt (the board stands as
+    it did, the leaping piece's dot still on its origin), so such steps share the group's root
+    plus one. Not with origin_joins_slide_group, where the lifted origin joins the groups."""
+    if spec[S_ORIGIN_JOINS] or state[F_PHASE] != PHASE_START or state[F_TOUCH_TOP] != 0:
+        return 0
+    if action >= spec[S_STEPS] * spec[S_FACES]:
+        return 0
+    target = spec[spec[S_KNIGHT] + action]
+    if state[BOARD + target] != SING:
+        return 0
+    return find(state, spec, target) + 1
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=True)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``): each colour's dots and circles, ``mine`` (where
+    the viewer's dots and circles stand), singular faces and the ones a chain has touched."""
+    swapped = view[F_SWAPPED]
+    for face in range(out.shape[1]):
+        code = view[BOARD + face]
+        if code in (SING, WALL):
+            out[5, face] = 1
+            if code == WALL:
+                out[6, face] = 1
+        elif code >= DOT:
+            colour = (code - DOT) % 2
+            out[2 * colour + (1 if code >= CIRCLE else 0), face] = 1
+            if colour ^ swapped == seat:
+                out[4, face] = 1

@@ -110,6 +110,13 @@ class Mynd(Game):
     plane_kinds = ("piece", "peg")
 
     @property
+    def plane_marks(self) -> tuple[str, ...]:  # type: ignore[override]
+        """With lock_on_enclose, each seat's banked points (``banked:<seat>``); else none."""
+        if self.options["lock_on_enclose"]:
+            return tuple(f"banked:{seat}" for seat in range(self.num_seats))
+        return ()
+
+    @property
     def num_distinct_actions(self) -> int:
         """A point places; ``cells + 4 * rear + direction`` pushes; ``5 * cells`` passes."""
         return 5 * len(self.cell_names()) + 1
@@ -120,6 +127,8 @@ class Mynd(Game):
         return int(self.options["ply_cap"])
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
     evaluate_kernel = staticmethod(evaluate)
     has_evaluation = True
@@ -274,6 +283,15 @@ class Mynd(Game):
             return self._names[action]
         rear, direction = divmod(action - self.cells, 4)
         return self._push_text(rear, int(k.push_front(data, self.spec, rear, direction)), direction)
+
+    describe_kernel = staticmethod(k.describe)
+
+    def key_text(self, key: int) -> str:
+        action, front = divmod(key, self.num_distinct_actions)[::-1]
+        if front == 0:
+            return self.action_text(np.empty(0, np.int64), (action,))
+        rear, direction = divmod(action - self.cells, 4)
+        return self._push_text(rear, front - 1, direction)
 
     def _point(self, text: str, name: str) -> int:
         cell = self.cell_index(name)

@@ -16,6 +16,8 @@ from __future__ import annotations
 from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, LEGAL_SIG, PLY, TO_MOVE
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 from boardlab.games.mynd.layout import (
     BOARD,
     F_HASH,
@@ -357,6 +359,9 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
     moment = state[F_MOMENT]
     edge_bit = 1 << (size - 1)
     first = n
+    # Two players and the combined majority (the default): the mover's pieces in a segment against
+    # all of them, two popcounts instead of four seats' counts.
+    two = spec[S_PLAYERS] == 2 and rule == MAJORITY_COMBINED
     for by_rows in (True, False):
         if by_rows:
             occ_at, seat_at, peg_at, step, back, ahead = spec[S_ROW_OCC], spec[S_ROW_SEAT], spec[S_ROW_PEG], 1, 3, 1
@@ -372,6 +377,11 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
                 run = rest & ~(rest + low)
                 rest ^= run
                 top = (run + low) >> 1
+                if two:  # the whole run's counts, which most pushes move
+                    run_mine = popcount(run & own)
+                    run_total = popcount(run)
+                    if whole_run and not slide_any and 2 * run_mine <= run_total:
+                        continue  # only the whole run moves, and the mover lacks the majority
                 for side in range(2):  # 0: towards the line's start, 1: towards its end
                     if run & (1 if side == 0 else edge_bit):
                         continue  # a piece would leave the board
@@ -390,9 +400,18 @@ def _pushes(state, spec, out, n, mover):  # type: ignore[no-untyped-def]
                             segment = run if bit == whole_rear else bit
                         else:
                             segment = run & (bit | (bit - 1)) if side == 0 else run & ~(bit - 1)
-                        packed = _seat_counts(state, spec, seat_at, line, segment)
-                        if not _majority(packed, mover, rule) or (peg_check and (segment & pegs) != 0):
-                            continue
+                        if two:
+                            if segment == run:
+                                mine, total = run_mine, run_total
+                            else:
+                                mine, total = popcount(segment & own), popcount(segment)
+                            if 2 * mine <= total or (peg_check and (segment & pegs) != 0):
+                                continue
+                            packed = (mine << (16 * mover)) | ((total - mine) << (16 * (1 - mover)))
+                        else:
+                            packed = _seat_counts(state, spec, seat_at, line, segment)
+                            if not _majority(packed, mover, rule) or (peg_check and (segment & pegs) != 0):
+                                continue
                         out[n] = cells + 4 * (start + bit_index(spec, bit) * step) + direction
                         if ko:
                             weight = (spec[colours] * (packed & 0xFFFF)
@@ -553,3 +572,37 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     n = _pushes(state, spec, out, n, mover)
     out[n] = 5 * spec[S_CELLS]
     return n + 1
+
+
+@njit(DESCRIBE_SIG, cache=True)
+def describe(state, spec, action):  # type: ignore[no-untyped-def]
+    """The text key of ``action`` (``boardlab.core.turns``): a push's text names its line's front
+    point, so a push's key is ``action + actions · (front + 1)``; other keys are the action."""
+    cells = spec[S_CELLS]
+    if cells <= action < 5 * cells:
+        rear = (action - cells) >> 2
+        front = push_front(state, spec, rear, (action - cells) & 3)
+        return (action + (5 * cells + 1) * (front + 1)) << 2 | TURN_ENDS
+    return action << 2 | TURN_ENDS
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=False)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``): each seat's pieces and peg, ``mine``, then (with
+    lock_on_enclose) each seat's banked points."""
+    seats = spec[S_PLAYERS]
+    locked = spec[S_LOCK]
+    locks = spec[S_LOCKS]
+    for cell in range(out.shape[1]):
+        value = view[BOARD + cell]
+        if value:
+            owner = (value - 1) & 3
+            out[2 * owner + (1 if value > PEG else 0), cell] = 1
+            if owner == seat:
+                out[2 * seats, cell] = 1
+        if locked and view[locks + cell]:
+            out[2 * seats + view[locks + cell], cell] = 1

@@ -70,6 +70,8 @@ class Ndengrod(Game):
         return int(self.options["ply_cap"])
 
     legal_kernel = staticmethod(k.legal)
+    turns_kernel = staticmethod(k.turns)
+    planes_kernel = staticmethod(k.planes)
     apply_kernel = staticmethod(k.apply)
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
@@ -146,6 +148,11 @@ class Ndengrod(Game):
 
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         (action,) = path
+        return self.key_text(action)
+
+    def key_text(self, key: int) -> str:
+        """An action's text never depends on the position: its key is the action."""
+        action = key
         if action == self.cells:
             return "pass"
         if action == self.cells + 1:

@@ -45,6 +45,8 @@ from boardlab.core.kernel import (
     place_regions,
 )
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.planes import PLANES_SIG
+from boardlab.core.turns import compile_turns
 
 S_CELLS = 0
 S_LENGTH = 1
@@ -383,3 +385,19 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
         out[0] = cells
         count = 1
     return count
+
+
+# Every legal whole turn, for State.legal_moves (boardlab.core.turns).
+turns = compile_turns(globals(), several=False)
+
+
+@njit(PLANES_SIG, cache=True)
+def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
+    """Observation planes (``boardlab.core.planes``) from a view's vector: stones by colour, ``mine``."""
+    swapped = view[F_SWAPPED]
+    for cell in range(out.shape[1]):
+        stone = view[BOARD + cell]
+        if stone:
+            out[stone - 1, cell] = 1
+            if (stone - 1) ^ swapped == seat:
+                out[2, cell] = 1
