@@ -145,3 +145,26 @@ def test_description_is_complete_and_documented(info: boardlab.GameInfo) -> None
     game = boardlab.load(info.id)
     assert game.num_seats in info.players
     assert repr(game) == f"boardlab.load({info.id!r})"
+
+
+@pytest.mark.parametrize("info", boardlab.games(), ids=lambda i: i.id)
+def test_a_move_of_junk_actions_is_refused_with_a_reason_and_leaves_the_state_alone(info: boardlab.GameInfo) -> None:
+    # A Move built by hand (an adapter, a bot) may carry anything: the kernels trust their actions, so
+    # play() must refuse a path no legal turn has before any of it reaches them (Möbiatus once crashed).
+    game = boardlab.load(info.id)
+    actions = game.num_distinct_actions
+    for path in [(), ("a",), (1.5,), (-1,), (actions,), (2**70,), (True,)]:
+        with pytest.raises(boardlab.IllegalMove, match=rf"whole numbers from 0 to {actions - 1}.*accepted"):
+            game.new_game().play(boardlab.Move("junk", path))  # type: ignore[arg-type]
+    rng = random.Random(7)
+    state = game.new_game()
+    for turn in range(600):
+        if turn % 20 == 19 and not state.is_over:
+            state = state.play(rng.choice(state.legal_moves()))
+        before = state.data.copy()
+        steps = tuple(rng.randrange(actions) for _ in range(rng.randint(1, 4)))
+        if steps in {move.path for move in state.legal_moves()}:
+            continue
+        with pytest.raises(boardlab.BoardlabError):
+            state.play(boardlab.Move("junk", steps))
+        assert np.array_equal(state.data, before)

@@ -17,6 +17,7 @@ predecessor (for undo and records). Search code works on ``state.data`` with the
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -145,10 +146,20 @@ class State:
     def _canonical(self, move: Move) -> Move:
         if self.is_over:
             raise IllegalMove(f"the game is over ({self._describe_result()}); no more moves")
-        legal = self._turns().find(move.path)
+        path = move.path
+        actions = self._game.num_distinct_actions
+        if not (isinstance(path, tuple) and path and all(
+                isinstance(a, numbers.Integral) and not isinstance(a, bool) and 0 <= a < actions for a in path)):
+            raise IllegalMove(f"{move.text}: a move's path is one or more actions, whole numbers from 0 to "
+                              f"{actions - 1}, not {path!r}; accepted: a move of legal_moves(), or its text")
+        legal = self._turns().find(tuple(int(a) for a in path))
         if legal is not None:
             return legal
-        raise IllegalMove(f"{move.text}: {self._game.why_illegal(self._data, move.path)}")
+        try:
+            reason = self._game.why_illegal(self._data, path)
+        except (IndexError, KeyError, TypeError, ValueError):  # a path no turn begins with: no finer reason
+            reason = "that move is not legal in this position"
+        raise IllegalMove(f"{move.text}: {reason}")
 
     def play(self, move: Move | str) -> State:
         """The state after ``move`` (a :class:`Move` or its text). This state is unchanged."""

@@ -375,13 +375,14 @@ class Mobiatus(Game):
 
     def why_illegal(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         sim = data.copy()
-        for action in path[:-1]:
+        mover = int(sim[layout.F_COLOUR])
+        for taken, action in enumerate(path):  # each step checked before it is applied: the kernel trusts them
+            if taken and int(sim[layout.F_COLOUR]) != mover:
+                return f"the move ends after its first {taken} step{'s' if taken > 1 else ''}; nothing may follow"
+            if action not in self._legal(sim):
+                return self._explain(sim, action)
             k.apply(sim, self.spec, action)
-        action = path[-1]
-        if action in self._legal(sim):
-            k.apply(sim, self.spec, action)
-            return self._unfinished(sim)
-        return self._explain(sim, action)
+        return self._unfinished(sim)
 
     def _unfinished(self, sim: np.ndarray) -> str:
         choices = ", ".join(sorted(self.action_text(sim, (action,)) for action in self._legal(sim)))
