@@ -41,7 +41,7 @@ class AlphaBetaAgent(Agent):
         self.depth_reached = 0
         self._rate = 200_000.0  # nodes a second, as last measured
 
-    def describe(self) -> str:
+    def describe(self, game: Game | None = None) -> str:
         return f"seconds={self.seconds},max_depth={self.max_depth}"
 
     def choose(self, view: View) -> Move:

@@ -61,8 +61,9 @@ class Agent(ABC):
         self.last_estimate = analysis.candidates[0].value if analysis is not None and analysis.candidates else None
         return move
 
-    def describe(self) -> str:
-        """How this agent plays, in full: its budget and settings (``""`` where it has none).
+    def describe(self, game: Game | None = None) -> str:
+        """How this agent plays, in full: its budget and settings (``""`` where it has none), in ``game``
+        where given (a level may be tuned per game).
 
         A name such as ``level4`` stands for settings that may change between versions; a match keeps
         this with each record, so that a resumed match can refuse games played by a different player."""

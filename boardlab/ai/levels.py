@@ -49,7 +49,13 @@ LEVELS: dict[int, SearchSettings] = {
     5: SearchSettings(seconds=4.0),
 }
 DEFAULT_LEVEL = 3
-NAMES = ("random", *(f"level{n}" for n in LEVELS), "uct", "alphabeta")
+# The levels as they were on 26 November 2026, before the search enhancements (issue 29): kept as
+# agents ``level1_2026`` … ``level5_2026`` so that the new levels can be measured against them.
+LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
+# Levels tuned per game: ``TUNED[level][game id]`` replaces ``LEVELS[level]`` in that game. Each entry
+# won matches at equal iterations against the level's settings of 2026 (docs/findings/search.md).
+TUNED: dict[int, dict[str, SearchSettings]] = {}
+NAMES = ("random", *(f"level{n}" for n in LEVELS), *(f"level{n}_2026" for n in LEVELS_2026), "uct", "alphabeta")
 
 
 def _parse_settings(text: str, base: SearchSettings) -> SearchSettings:
@@ -63,6 +69,8 @@ def _parse_settings(text: str, base: SearchSettings) -> SearchSettings:
         _check_range(item, name, changes[name])
     if "seconds" in changes and "iterations" not in changes:
         changes["iterations"] = None  # a time budget given alone replaces the iteration budget
+    if "iterations" in changes and "seconds" not in changes:
+        changes["seconds"] = None  # and an iteration budget alone the time budget: equal iterations, whatever the load
     return replace(base, **changes)
 
 
@@ -115,15 +123,22 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
         return RandomAgent(seed=seed)
     if kind == "alphabeta":
         return _alphabeta(rest, seed, seconds, spec.strip())
-    if kind.startswith("level") and kind[5:].isdecimal() and int(kind[5:]) in LEVELS:
-        base = LEVELS[int(kind[5:])]
+    tuned: dict[str, SearchSettings] = {}
+    level = kind[5:].removesuffix("_2026")
+    if kind.startswith("level") and level.isdecimal() and int(level) in LEVELS:
+        if kind.endswith("_2026"):
+            base = LEVELS_2026[int(level)]
+        else:
+            base, tuned = LEVELS[int(level)], TUNED.get(int(level), {})
     elif kind == "uct":
         base = SearchSettings(iterations=5_000, cutoff=0, algorithm="mcts")  # plain UCT: random playouts
     else:
         raise OptionError(f"unknown agent {spec!r}; accepted: {', '.join(NAMES)}")
     if seconds is not None and "seconds=" not in rest:
         base = replace(base, seconds=seconds, iterations=None)
-    return MCTSAgent(_parse_settings(rest, base), seed=seed, name=spec.strip())
+        tuned = {game: replace(settings, seconds=seconds, iterations=None) for game, settings in tuned.items()}
+    per_game = {game: _parse_settings(rest, settings) for game, settings in tuned.items()}
+    return MCTSAgent(_parse_settings(rest, base), seed=seed, name=spec.strip(), per_game=per_game)
 
 
 def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) -> Agent:
