@@ -282,3 +282,13 @@ def test_implicit_backups_play_in_games_with_an_evaluation() -> None:
     state = boardlab.load("horsmeier").new_game()
     agent = make_agent("level2:implicit=0.4,iterations=400", seed=2)
     assert agent.choose(state.view(0)) in state.legal_moves()
+
+
+def test_an_alpha_beta_analysis_gives_its_depth_not_visits() -> None:
+    from boardlab.ai.alphabeta import AlphaBetaAgent
+
+    state = boardlab.load("gtbm", size=4).new_game()
+    analysis = AlphaBetaAgent(seconds=5, max_depth=3, seed=1).analyse(state.view(0))
+    assert all(c.depth == 3 and c.visits == 0 for c in analysis.candidates)
+    mcts = make_agent("uct:iterations=200", seed=1).analyse(state.view(0))
+    assert all(c.depth is None and c.visits > 0 for c in mcts.candidates)

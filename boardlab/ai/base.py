@@ -17,11 +17,16 @@ from boardlab.errors import IllegalMove
 
 @dataclass(frozen=True)
 class Candidate:
-    """One move an agent considered: how much search it got and what it is worth to the mover."""
+    """One move an agent considered: how much search it got and what it is worth to the mover.
+
+    ``visits``: the playouts through it (MCTS); ``depth``: the plies an alpha-beta search looked ahead
+    for its value (``None`` for MCTS, whose ``visits`` say how much it was searched; alpha-beta
+    counts no visits, so its ``visits`` are 0)."""
 
     move: Move
     visits: int
     value: float | None
+    depth: int | None = None
 
 
 @dataclass(frozen=True)

@@ -282,7 +282,7 @@ class PlaySession:
         for candidate in analysis.candidates[:3]:
             value = "?" if candidate.value is None else f"{candidate.value:.0%}"
             effort = (f"of {candidate.visits:,} playouts" if candidate.visits
-                      else f"searched {helper.depth_reached} plies deep")
+                      else f"searched {candidate.depth or helper.depth_reached} plies deep")
             lines.append(f"  {candidate.move.text:<12} scores {value:>4} {effort}")
         shown = analysis.candidates[:3]
         if len(shown) > 1 and len({c.value for c in shown}) == 1 and not any(c.visits for c in shown):

@@ -48,7 +48,7 @@ def analyse(job: Job) -> dict[str, Any]:
     """The agent's best moves for the seat, with its expected line (runs in a worker process)."""
     analysis = make_agent(job.agent, seed=job.seed).analyse(_view(job))
     return {
-        "candidates": [{"move": c.move.text, "visits": c.visits, "value": c.value}
+        "candidates": [{"move": c.move.text, "visits": c.visits, "value": c.value, "depth": c.depth}
                        for c in analysis.candidates[:HINTS]],
         "line": [m.text for m in analysis.principal_variation],
     }
