@@ -52,9 +52,33 @@ DEFAULT_LEVEL = 3
 # The levels as they were on 26 November 2026, before the search enhancements (issue 29): kept as
 # agents ``level1_2026`` … ``level5_2026`` so that the new levels can be measured against them.
 LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
-# Levels tuned per game: ``TUNED[level][game id]`` replaces ``LEVELS[level]`` in that game. Each entry
-# won matches at equal iterations against the level's settings of 2026 (docs/findings/search.md).
-TUNED: dict[int, dict[str, SearchSettings]] = {}
+# The search enhancements levels 2-5 use in each game (issue 29), chosen by matches at equal iterations
+# against the levels of 2026 (docs/findings/search.md has every match). GRAVE with Ludii's MC-GRAVE
+# settings (ref 100, bias 1e-5, no exploration term: unvisited children first, then the blend of mean
+# and AMAF mean alone) won in every MCTS game; with UCT's exploration term (0.7) it did not (Horsmeier
+# 47.5%, Möbiatus 37.5%, Mynd 44% at 2,000 iterations), as Gelly and Silver found for MC-RAVE against
+# UCT-RAVE. MAST lost in HMDG and Möbiatus. GTBM's levels search by alpha-beta, which has no iterations;
+# MCTS with implicit minimax backups did not beat it (search.md), so GTBM is not tuned. Level 1 stays a
+# beginner's opponent: plain UCT, 100 iterations, its move sampled.
+ENHANCEMENTS: dict[str, dict[str, Any]] = {
+    "ndengrod": {"amaf": "grave", "exploration": 0.0},
+    "horsmeier": {"amaf": "grave", "exploration": 0.0},
+    "mobiatus": {"amaf": "grave", "exploration": 0.0},
+    "hmdg": {"amaf": "grave", "exploration": 0.0},
+    "mynd": {"amaf": "grave", "exploration": 0.0},
+}
+# Levels tuned per game: ``TUNED[level][game id]`` replaces ``LEVELS[level]`` in that game.
+TUNED: dict[int, dict[str, SearchSettings]] = {
+    level: {game: replace(LEVELS[level], **changes) for game, changes in ENHANCEMENTS.items()}
+    for level in (2, 3, 4, 5)
+}
+
+
+def tuned(level: int) -> dict[str, SearchSettings]:
+    """The settings of ``level`` in each game it is tuned for (the others use ``LEVELS[level]``)."""
+    return dict(TUNED.get(level, {}))
+
+
 NAMES = ("random", *(f"level{n}" for n in LEVELS), *(f"level{n}_2026" for n in LEVELS_2026), "uct", "alphabeta")
 
 

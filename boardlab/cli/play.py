@@ -23,7 +23,7 @@ from pathlib import Path
 
 from boardlab import records, signing
 from boardlab.ai.base import Agent, make_agent
-from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
+from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS, tuned
 from boardlab.ai.mcts import MCTSAgent
 from boardlab.cli.main import MAX_SEED
 from boardlab.cli.progress import ThinkingLine
@@ -275,7 +275,7 @@ class PlaySession:
             self.write("The game is over.")
             return
         # A fixed seed: asking for a hint must not change what a seeded opponent plays afterwards.
-        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], seed=0, name="hint")
+        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], seed=0, name="hint", per_game=tuned(DEFAULT_LEVEL))
         self.hinter = helper
         analysis = helper.analyse(self.state.view(seat))
         lines = ["Hint (level 3 search; the expected score, a draw counting half):"]
