@@ -56,9 +56,11 @@ LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
 # against the levels of 2026 (docs/findings/search.md has every match). GRAVE with Ludii's MC-GRAVE
 # settings (ref 100, bias 1e-5, no exploration term: unvisited children first, then the blend of mean
 # and AMAF mean alone) won in every MCTS game; with UCT's exploration term (0.7) it did not (Horsmeier
-# 47.5%, Möbiatus 37.5%, Mynd 44% at 2,000 iterations), as Gelly and Silver found for MC-RAVE against
-# UCT-RAVE. MAST lost in HMDG and Möbiatus. GTBM's levels search by alpha-beta, which has no iterations;
-# MCTS with implicit minimax backups did not beat it (search.md), so GTBM is not tuned. Level 1 stays a
+# 47.5%, Möbiatus 37.5% at 2,000 iterations; Mynd 44% over the 9 games played), as Gelly and Silver
+# found for MC-RAVE against UCT-RAVE. MAST lost in HMDG and Möbiatus and hurt beside GRAVE in
+# Horsmeier; implicit minimax backups beside GRAVE lost to GRAVE alone in Horsmeier (35%), so neither
+# is used. GTBM's levels search by alpha-beta, which has no iterations and none of these settings;
+# MCTS with implicit backups was not measured against it, so GTBM is not tuned. Level 1 stays a
 # beginner's opponent: plain UCT, 100 iterations, its move sampled.
 ENHANCEMENTS: dict[str, dict[str, Any]] = {
     "ndengrod": {"amaf": "grave", "exploration": 0.0},
