@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ import numpy as np
 from boardlab.core import kernel
 from boardlab.core.options import OptionValue
 from boardlab.core.registry import load
+from boardlab.errors import BoardlabError
 
 
 @dataclass(frozen=True)
@@ -88,24 +89,35 @@ def random_playout_bench(
 
 def mcts_bench(
     game_id: str, options: dict[str, Any] | None = None, seconds: float = 3.0, seed: int = 1,
-    variant: str | None = None,
+    variant: str | None = None, agent_spec: str | None = None,
 ) -> dict[str, Any]:
     """MCTS iterations per second from the start position, single-threaded, after a warm-up.
 
-    Plain UCT with random playouts; the solver is off so that a small game cannot end the search early.
+    Plain UCT with random playouts, the solver off so that a small game cannot end the search early;
+    or, with ``agent_spec`` (``level5``, ``uct:amaf=grave``), that agent's search in this game, for
+    ``seconds`` instead of its own budget (its solver too, and MCTS even where it would play alpha-beta).
     """
+    from boardlab.ai.levels import make_agent
     from boardlab.ai.mcts import MCTSAgent, SearchSettings
 
     game = load(game_id, variant=variant, **(options or {}))
     view = game.new_game().view(0)
-    plain = {"solver": False, "cutoff": 0, "algorithm": "mcts"}  # UCT, random playouts to the end
-    MCTSAgent(SearchSettings(iterations=200, **plain), seed=seed).analyse(view)  # type: ignore[arg-type]
-    agent = MCTSAgent(SearchSettings(seconds=seconds, reuse_tree=False, **plain), seed=seed)  # type: ignore[arg-type]
+    if agent_spec is None:
+        settings = SearchSettings(solver=False, cutoff=0, algorithm="mcts")  # UCT, random playouts to the end
+    else:
+        named = make_agent(agent_spec)
+        if not isinstance(named, MCTSAgent):
+            raise BoardlabError(f"bench --agent {agent_spec}: accepted: an MCTS agent (level1…level5, uct:…)")
+        named.check(game)
+        settings = replace(named.settings_for(game), algorithm="mcts")
+    MCTSAgent(replace(settings, iterations=200, seconds=None), seed=seed).analyse(view)
+    agent = MCTSAgent(replace(settings, seconds=seconds, iterations=None, reuse_tree=False), seed=seed)
     analysis = agent.analyse(view)
     best = analysis.candidates[0]
     return {
         "game": game.id,
         "options": dict(game.options),
+        "agent": agent_spec or "uct (random playouts, no solver)",
         "seconds": round(agent.seconds_used, 3),
         "iterations": agent.iterations_done,
         "iterations_per_s": round(agent.iterations_done / agent.seconds_used, 1),

@@ -24,6 +24,7 @@ from typing import Any
 from boardlab import records
 from boardlab.ai.base import Agent
 from boardlab.ai.levels import make_agent
+from boardlab.core.game import Game
 from boardlab.core.registry import load
 from boardlab.core.state import State
 from boardlab.errors import BoardlabError
@@ -174,7 +175,7 @@ def play_one(game_id: str, options: dict[str, Any], spec_a: str, spec_b: str, in
     state = play_out(game.new_game(), agents)
     assert state.result is not None
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
-    tags = {"match_game": str(index), **agent_tags(spec_a, spec_b, seconds)}
+    tags = {"match_game": str(index), **agent_tags(spec_a, spec_b, seconds, game)}
     record = records.GameRecord.from_state(state, players=players, seed=seed, tags=tags)
     return GameOutcome(index, seat_a, score_of(state.result, seat_a), state.ply, record.to_dict())
 
@@ -188,10 +189,11 @@ def play_out(state: State, agents: Mapping[int, Agent]) -> State:
     return state
 
 
-def agent_tags(spec_a: str, spec_b: str, seconds: float | None) -> dict[str, str]:
-    """What agents A and B were when the game was played (``level4`` is a name; its budget may change)."""
-    return {"agent_a": make_agent(spec_a, seconds=seconds).describe(),
-            "agent_b": make_agent(spec_b, seconds=seconds).describe()}
+def agent_tags(spec_a: str, spec_b: str, seconds: float | None, game: Game | None = None) -> dict[str, str]:
+    """What agents A and B were when the game was played (``level4`` is a name; its budget may change,
+    and it may be tuned per game: described for ``game`` where given)."""
+    return {"agent_a": make_agent(spec_a, seconds=seconds).describe(game),
+            "agent_b": make_agent(spec_b, seconds=seconds).describe(game)}
 
 
 def score_of(result: Sequence[float], seat_a: int) -> float:
@@ -220,7 +222,7 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     found = {"game": record.game, "options": record.options, "players": record.players, "seed": record.seed}
     wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
              for key in expected if found[key] != expected[key]]
-    for key, now in agent_tags(spec_a, spec_b, seconds).items():
+    for key, now in agent_tags(spec_a, spec_b, seconds, load(game_id, **options)).items():
         then = record.tags.get(key)
         spec = spec_a if key == "agent_a" else spec_b
         if then is None:

@@ -39,9 +39,10 @@ class AlphaBetaAgent(Agent):
         self.name = name
         self._rng = random.Random(seed)
         self.depth_reached = 0
+        self._root_depth = 0
         self._rate = 200_000.0  # nodes a second, as last measured
 
-    def describe(self) -> str:
+    def describe(self, game: Game | None = None) -> str:
         return f"seconds={self.seconds},max_depth={self.max_depth}"
 
     def choose(self, view: View) -> Move:
@@ -74,6 +75,7 @@ class AlphaBetaAgent(Agent):
             ranked = self._deepen(game, data, time.perf_counter() + share)
             if not path:
                 first = self._settle(game, data, ranked, exact)
+                self._root_depth = self.depth_reached  # the first step's depth, not a later step's
             action = ranked[0][0]
             path.append(action)
             game.apply_kernel(data, game.spec, action)
@@ -81,11 +83,12 @@ class AlphaBetaAgent(Agent):
                 break
         by_path = {move.path: move for move in state.legal_moves()}
         best = by_path[tuple(path)]
-        candidates = [Candidate(best, 0, first[0][1])]
+        depth = self._root_depth
+        candidates = [Candidate(best, 0, first[0][1], depth)]
         for action, value in first[1:]:  # each first step once, with its best continuation
             move = next((m for p, m in by_path.items() if p[0] == action and m != best), None)
             if move is not None and all(c.move != move for c in candidates):
-                candidates.append(Candidate(move, 0, value))
+                candidates.append(Candidate(move, 0, value, depth))
         return Analysis(tuple(candidates), (best,))
 
     def _settle(self, game: Game, data: np.ndarray, ranked: list[tuple[int, float]],

@@ -17,11 +17,16 @@ from boardlab.errors import IllegalMove
 
 @dataclass(frozen=True)
 class Candidate:
-    """One move an agent considered: how much search it got and what it is worth to the mover."""
+    """One move an agent considered: how much search it got and what it is worth to the mover.
+
+    ``visits``: the playouts through it (MCTS); ``depth``: the plies an alpha-beta search looked ahead
+    for its value (``None`` for MCTS, whose ``visits`` say how much it was searched; alpha-beta
+    counts no visits, so its ``visits`` are 0)."""
 
     move: Move
     visits: int
     value: float | None
+    depth: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,8 +66,9 @@ class Agent(ABC):
         self.last_estimate = analysis.candidates[0].value if analysis is not None and analysis.candidates else None
         return move
 
-    def describe(self) -> str:
-        """How this agent plays, in full: its budget and settings (``""`` where it has none).
+    def describe(self, game: Game | None = None) -> str:
+        """How this agent plays, in full: its budget and settings (``""`` where it has none), in ``game``
+        where given (a level may be tuned per game).
 
         A name such as ``level4`` stands for settings that may change between versions; a match keeps
         this with each record, so that a resumed match can refuse games played by a different player."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
@@ -57,16 +57,44 @@ class SearchSettings:
     # "mcts": always MCTS. ``depth`` bounds alpha-beta (0: as deep as the time allows).
     algorithm: str = "auto"
     depth: int = 0
+    # Enhancements of the search, all off in plain UCT (sources in mcts_kernel's docstring; measured in
+    # docs/findings/search.md). ``amaf``: "rave" or "grave" blends AMAF statistics into selection;
+    # ``ref`` is GRAVE's threshold of playouts and ``bias`` its beta schedule's bias (Ludii's McGRAVE:
+    # ref 100, bias 10.0e-6). ``playout``: "mast" or "nst" draws playout moves by their mean reward
+    # over the search so far, ``policy`` "epsilon" (the best, else at random with chance ``epsilon``) or
+    # "gibbs" (by exp(mean / ``tau``)). ``implicit``: the weight alpha of implicit minimax backups of
+    # the game's evaluation (0: off; games with an evaluation only).
+    amaf: str = "off"
+    ref: int = 100
+    bias: float = 1e-5
+    playout: str = "random"
+    policy: str = "epsilon"
+    epsilon: float = 0.1
+    tau: float = 0.1
+    implicit: float = 0.0
 
+
+# The enhancements' settings and their "off" values. A description leaves them out while they are off,
+# so that agents that play as before these settings existed are described as before (match records).
+ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit")
+AMAF_KINDS = ("off", "rave", "grave")
+PLAYOUTS = ("random", "mast", "nst")
+POLICIES = ("epsilon", "gibbs")
+# At most this many bytes of AMAF rows a tree (a row is seats x actions x 2 float32: 1 KB for Ndengrod,
+# 43 KB for Möbiatus); nodes beyond the pool use the nearest reference above them.
+AMAF_MEMORY = 128 * 2**20
+NST_SLOTS = 1 << 16
 
 
 class Tree:
     """The search tree's arrays, rooted at a state; kept between moves for reuse."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, amaf_rows: int = 0, seats: int = 2, actions: int = 1, grams: int = 0) -> None:
         self.nodes = np.zeros((capacity, mk.NODE_FIELDS), np.int64)
         self.stats = np.zeros((capacity, mk.STAT_FIELDS), np.float64)
         self.meta = np.zeros(mk.META_FIELDS, np.int64)
+        self.amaf, self.history, self.gram_keys, self.gram_stats = mk.tables(amaf_rows, seats, actions, grams)
+        self.shape = (amaf_rows, seats, actions, grams)
         self.root_state: State | None = None
 
     @property
@@ -80,6 +108,16 @@ class Tree:
     @property
     def root(self) -> int:
         return int(self.meta[mk.M_ROOT])
+
+    @property
+    def amaf_rows_used(self) -> int:
+        return int(self.meta[mk.M_AMAF_USED])
+
+    def forget_playout_policy(self) -> None:
+        """Empty the MAST and NST tables (learned afresh for every move)."""
+        self.history[:] = 0.0
+        self.gram_keys[:] = mk.EMPTY_KEY
+        self.gram_stats[:] = 0.0
 
     def reset(self, state: State) -> None:
         self.meta[:] = 0
@@ -124,9 +162,13 @@ class Tree:
 class MCTSAgent(Agent):
     """UCT with random playouts, generic over every game's kernels."""
 
-    def __init__(self, settings: SearchSettings | None = None, seed: int | None = None, name: str = "mcts") -> None:
+    def __init__(self, settings: SearchSettings | None = None, seed: int | None = None, name: str = "mcts",
+                 per_game: Mapping[str, SearchSettings] | None = None) -> None:
+        """``per_game``: settings that replace ``settings`` in the games named (a level tuned per game)."""
         self.settings = settings or SearchSettings(iterations=10_000)
-        _check(self.settings)
+        self.per_game = dict(per_game or {})
+        for checked in (self.settings, *self.per_game.values()):
+            _check(checked)
         self.name = name
         self._seed = seed if seed is not None else random.randrange(2**31)
         self._rng = random.Random(self._seed)
@@ -139,24 +181,40 @@ class MCTSAgent(Agent):
 
     # -- the Agent interface ------------------------------------------------------------------
 
-    def describe(self) -> str:
-        """Every search setting as ``name=value,…``: what a spec accepts after its colon (``uct:…``)."""
-        return ",".join(f"{f.name}={getattr(self.settings, f.name)}" for f in fields(self.settings))
+    def settings_for(self, game: Game | None) -> SearchSettings:
+        """The settings this agent searches ``game`` with (its own, or those tuned for the game)."""
+        return self.per_game.get(game.id, self.settings) if game is not None else self.settings
+
+    def describe(self, game: Game | None = None) -> str:
+        """Every search setting as ``name=value,…``: what a spec accepts after its colon (``uct:…``).
+
+        The settings for ``game`` where given; the enhancements only where they are on."""
+        settings = self.settings_for(game)
+        plain = SearchSettings()
+        return ",".join(f"{f.name}={getattr(settings, f.name)}" for f in fields(settings)
+                        if f.name not in ENHANCEMENTS or getattr(settings, f.name) != getattr(plain, f.name))
+
+    def check(self, game: Game) -> None:
+        settings = self.settings_for(game)
+        if settings.implicit > 0 and not game.has_evaluation:
+            raise BoardlabError(f"search setting implicit={settings.implicit}: {game.id} has no evaluation to "
+                                "back up; accepted there: implicit=0")
 
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
         if len(moves) == 1:
             return self._remember(None, moves[0])
         analysis = self.analyse(view, exact=1)
-        return self._remember(analysis, self._pick(analysis))
+        return self._remember(analysis, self._pick(analysis, self.settings_for(view.game)))
 
     def analyse(self, view: View, settings: SearchSettings | None = None, exact: int = 3) -> Analysis:
         """Search from ``view`` and rank its moves (whole turns) by visits, best first.
 
         Where the game is searched by alpha-beta, ``exact`` is how many of the best moves get exact
         values (:meth:`AlphaBetaAgent.analyse`); a move is chosen on the best one's alone."""
-        settings = settings or self.settings
+        settings = settings or self.settings_for(view.game)
         require_decision(view)
+        self.check(view.game)
         self._seed_kernels()
         if settings.algorithm == "auto" and view.game.search_algorithm == "alphabeta":
             return self._alphabeta(view, settings, exact)
@@ -195,16 +253,34 @@ class MCTSAgent(Agent):
         params[mk.P_ACTION_LIMIT] = game.action_limit
         cutoff = settings.cutoff if settings.cutoff >= 0 else game.search_cutoff
         params[mk.P_CUTOFF] = cutoff if game.has_evaluation else 0
+        params[mk.P_AMAF] = float(settings.amaf != "off")
+        params[mk.P_REF] = settings.ref if settings.amaf == "grave" else 0
+        params[mk.P_BIAS] = settings.bias
+        params[mk.P_AMAF_FROM] = max(1, settings.ref // 4) if settings.amaf == "grave" else 1
+        params[mk.P_PLAYOUT] = PLAYOUTS.index(settings.playout)
+        params[mk.P_POLICY] = POLICIES.index(settings.policy)
+        params[mk.P_EPSILON] = settings.epsilon
+        params[mk.P_TAU] = settings.tau
+        params[mk.P_IMPLICIT] = settings.implicit if game.has_evaluation and not infoset else 0.0
+        params[mk.P_ACTIONS] = game.num_distinct_actions
         return params
 
     def _tree_for(self, state: State, settings: SearchSettings) -> Tree:
+        game = state.game
         capacity = settings.capacity or _capacity_for(settings)
+        seats, actions = game.num_seats, game.num_distinct_actions
+        rows = 0
+        if settings.amaf != "off":
+            rows = int(min(capacity, max(64, AMAF_MEMORY // (8 * seats * actions))))
+        shape = (rows, seats, actions, NST_SLOTS if settings.playout == "nst" else 0)
         tree = self._tree
-        if tree is None or tree.capacity < capacity:
-            tree = self._tree = Tree(capacity)
+        if tree is None or tree.capacity < capacity or tree.shape != shape:
+            tree = self._tree = Tree(capacity, *shape)
             tree.reset(state)
-        elif not (settings.reuse_tree and tree.advance(state)) or tree.size > 0.5 * tree.capacity:
+        elif (not (settings.reuse_tree and tree.advance(state)) or tree.size > 0.5 * tree.capacity
+              or tree.amaf_rows_used > 0.5 * tree.amaf.shape[0]):
             tree.reset(state)
+        tree.forget_playout_policy()
         return tree
 
     def _search_state(self, state: State, settings: SearchSettings) -> Analysis:
@@ -216,7 +292,8 @@ class MCTSAgent(Agent):
 
         def run(count: int) -> int:
             return int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
-                                 tree.nodes, tree.stats, tree.meta, params, count))
+                                 tree.nodes, tree.stats, tree.meta, params, count,
+                                 tree.amaf, tree.history, tree.gram_keys, tree.gram_stats))
 
         self._run_budget(run, settings, lambda: self._analysis(tree, state))
         return self._analysis(tree, state)
@@ -238,7 +315,8 @@ class MCTSAgent(Agent):
                 sample = game.determinize(view, rng)
                 share = count // parts + (1 if part < count % parts else 0)
                 ran = int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, sample.data.copy(),
-                                    game.spec, tree.nodes, tree.stats, tree.meta, params, share))
+                                    game.spec, tree.nodes, tree.stats, tree.meta, params, share,
+                                    tree.amaf, tree.history, tree.gram_keys, tree.gram_stats))
                 done += ran
                 if ran < share:
                     break  # the tree is full
@@ -358,15 +436,15 @@ class MCTSAgent(Agent):
             state = state.play(move)
         return line
 
-    def _pick(self, analysis: Analysis) -> Move:
+    def _pick(self, analysis: Analysis, settings: SearchSettings) -> Move:
         candidates = analysis.candidates
-        if self.settings.temperature <= 0 or len(candidates) == 1 or candidates[0].value == 1.0:
+        if settings.temperature <= 0 or len(candidates) == 1 or candidates[0].value == 1.0:
             return candidates[0].move  # a proven win is played, whatever the temperature
         candidates = tuple(c for c in candidates if c.value != 0.0 or c.visits == 0) or candidates
         if not any(c.visits for c in candidates):  # alpha-beta: weigh by value instead of visits
-            weights = [max(c.value or 0.0, 1e-3) ** (1.0 / self.settings.temperature) for c in candidates]
+            weights = [max(c.value or 0.0, 1e-3) ** (1.0 / settings.temperature) for c in candidates]
             return self._rng.choices([c.move for c in candidates], weights=weights)[0]
-        weights = [max(c.visits, 1) ** (1.0 / self.settings.temperature) for c in candidates]
+        weights = [max(c.visits, 1) ** (1.0 / settings.temperature) for c in candidates]
         return self._rng.choices([c.move for c in candidates], weights=weights)[0]
 
 
@@ -386,6 +464,15 @@ def _check(settings: SearchSettings) -> None:
     if settings.cutoff < -1 or settings.depth < 0 or settings.temperature < 0 or settings.exploration < 0:
         raise BoardlabError("search settings cutoff (-1 or more), depth, temperature and exploration "
                             "(0 or more) cannot be negative")
+    for name, accepted in (("amaf", AMAF_KINDS), ("playout", PLAYOUTS), ("policy", POLICIES)):
+        if getattr(settings, name) not in accepted:
+            raise BoardlabError(f"search setting {name}={getattr(settings, name)!r}: accepted: {', '.join(accepted)}")
+    numbers = {"ref": (settings.ref, 0, 10**9), "bias": (settings.bias, 0.0, 100.0),
+               "epsilon": (settings.epsilon, 0.0, 1.0), "tau": (settings.tau, 1e-6, 100.0),
+               "implicit": (settings.implicit, 0.0, 1.0)}
+    for name, (value, low, high) in numbers.items():
+        if not low <= value <= high:  # false for nan
+            raise BoardlabError(f"search setting {name}={value}: accepted: a number from {low:g} to {high:g}")
 
 
 def _value(nodes: np.ndarray, stats: np.ndarray, node: int, seat: int) -> float | None:

@@ -9,16 +9,54 @@ iterations from Python, and the tree is reused between moves.
     ``NODE_TO_MOVE`` (the seat choosing here; ``UNSEEN`` until first reached; ``-1`` once the game is
     over); ``PROVEN`` (MCTS-Solver, two seats: ``UNPROVEN``, ``DRAWN`` or the winning seat);
     ``NUM_LEGAL`` and ``CREATED`` (how many children exist of how many legal actions); ``OFFSET`` and
-    ``STRIDE``, which walk the legal actions in a random order without storing it.
+    ``STRIDE``, which walk the legal actions in a random order without storing it; ``AMAF_ROW`` (the
+    node's row of AMAF statistics, or -1); ``HAS_IMPLICIT`` (1 once the node has a minimax value).
 ``stats[n, …]`` (float64)
     ``VISITS``; ``AVAIL`` (times the node was selectable: information-set search's parent count);
-    ``VALUE + seat`` (summed rewards in [0, 1] for every seat: a max-n backup).
+    ``VALUE + seat`` (summed rewards in [0, 1] for every seat: a max-n backup); ``IMPLICIT + seat``
+    (the implicit minimax value of the evaluation, every seat's chances).
 
 Selection is UCT on the chooser's own mean reward (max-n; for two seats, plain UCT); untried
 actions come first, one new child per iteration. In paranoid mode every seat but the root's chooses
 to minimise the root seat's reward. In information-set mode the root state is a determinisation
 that changes between batches: only children legal in it compete, missing ones are added, and
 availability counts replace the parent's visits.
+
+Enhancements, each off unless its parameter turns it on (plain UCT is the baseline):
+
+AMAF: RAVE and GRAVE (``P_AMAF``)
+    Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015; Gelly and Silver, "Monte-Carlo
+    tree search and rapid action value estimation in computer Go", Artificial Intelligence 175 (2011).
+    A node's AMAF statistics count, for every (seat, action), the playouts through the node in which
+    that seat played that action at any later point (tree or playout part), and their reward for
+    it. As in Ludii's ``BackpropagationStrategy`` (GRAVE_STATS), every occurrence counts, and moves of
+    both seats are kept, since GRAVE reads a higher node's statistics for either seat's moves. A
+    child's value blends its mean with the AMAF mean of its action at the *reference node*: the
+    closest node on the path (the node itself included) with more than ``ref`` playouts, the root
+    if none has (Ludii's ``McGRAVE``: ``current.numVisits() > ref || current.parent() == null``);
+    with ``ref = 0`` that is the node itself, Gelly and Silver's RAVE. The weight is Cazenave's
+    ``beta = n_amaf / (n_amaf + n + bias * n_amaf * n)`` (n: the child's playouts). Ludii's MC-GRAVE
+    uses ``ref = 100`` and ``bias = 10.0e-6`` (i.e. 1e-5, though its comment says 10^-6), no
+    exploration term, and tries every unvisited child first (``QInit.INF``), as this search does.
+    Memory: an AMAF row holds ``seats * actions`` pairs of float32, so rows are given out from a
+    fixed pool, to a node once it has ``P_AMAF_FROM`` playouts (a quarter of ``ref``; 1 for RAVE):
+    a node read as a reference has more than ``ref``, so its row misses at most the first quarter of
+    them. When the pool is spent, nodes without a row fall back to the nearest reference above.
+MAST and NST playouts (``P_PLAYOUT``)
+    Finnsson and Björnsson, "Simulation-Based Approach to General Game Playing", AAAI 2008 (MAST:
+    the mean reward of every (seat, action) over all simulations, moves drawn by a Gibbs
+    distribution ``exp(Q/tau)``; their ``tau = 10`` on rewards of 0-100 is 0.1 on ours); Tak,
+    Winands and Björnsson, "N-Grams and the Last-Good-Reply Policy Applied in General Game
+    Playing", IEEE TCIAIG 2012 (NST: the mean of the move's 1-gram and of the 2-gram of the move
+    before and it). Ludii's ``MAST``/``NST`` play epsilon-greedy with ``epsilon = 0.1`` and score an
+    unseen move 1 (optimistic); both policies are here. NST keeps 2-grams in a hashed table
+    (``gram_keys``), the last move of the tree or playout as context.
+Implicit minimax backups (``P_IMPLICIT``)
+    Lanctot, Winands, Pepels and Sturtevant, "Monte Carlo Tree Search with Heuristic Evaluations
+    using Implicit Minimax Backups", IEEE CIG 2014 (arXiv:1406.0486). Every new node stores the
+    game's evaluation of its position; on the way back each node on the path takes the value of
+    its best child for its chooser (a max-n backup of the evaluation vectors; paranoid: the root
+    seat's complement); selection uses ``(1 - alpha) * mean + alpha * v`` in place of the mean.
 """
 
 from __future__ import annotations
@@ -51,16 +89,20 @@ NUM_LEGAL = 6
 CREATED = 7
 OFFSET = 8
 STRIDE = 9
-NODE_FIELDS = 10
+AMAF_ROW = 10
+HAS_IMPLICIT = 11
+NODE_FIELDS = 12
 
 VISITS = 0
 AVAIL = 1
 VALUE = 2
-STAT_FIELDS = VALUE + MAX_SEATS
+IMPLICIT = VALUE + MAX_SEATS
+STAT_FIELDS = IMPLICIT + MAX_SEATS
 
 M_SIZE = 0
 M_ROOT = 1
-META_FIELDS = 2
+M_AMAF_USED = 2
+META_FIELDS = 3
 
 P_EXPLORATION = 0
 P_SOLVER = 1
@@ -70,18 +112,51 @@ P_INFOSET = 4
 P_SEATS = 5
 P_CUTOFF = 6
 P_ACTION_LIMIT = 7
-PARAM_FIELDS = 8
+P_AMAF = 8  # 1: RAVE/GRAVE selection
+P_REF = 9  # GRAVE's ref (0: RAVE)
+P_BIAS = 10  # GRAVE's bias
+P_AMAF_FROM = 11  # playouts a node needs before it gets an AMAF row
+P_PLAYOUT = 12  # PLAYOUT_RANDOM, PLAYOUT_MAST or PLAYOUT_NST
+P_POLICY = 13  # POLICY_EPSILON or POLICY_GIBBS
+P_EPSILON = 14
+P_TAU = 15
+P_IMPLICIT = 16  # implicit minimax weight alpha (0: off)
+P_ACTIONS = 17  # distinct action numbers: the width of the AMAF and MAST tables per seat
+PARAM_FIELDS = 18
+
+PLAYOUT_RANDOM = 0
+PLAYOUT_MAST = 1
+PLAYOUT_NST = 2
+POLICY_EPSILON = 0
+POLICY_GIBBS = 1
 
 NONE = -1
 UNSEEN = -2
 UNPROVEN = -2
 DRAWN = -1
 MAX_DEPTH = 4096
+MAX_SEQUENCE = 1 << 16  # moves of one iteration recorded for AMAF, MAST and NST (longer ones: the first)
+EMPTY_KEY = -1
 
 NODES = types.int64[:, ::1]
 STATS = types.float64[:, ::1]
 VECTOR = types.int64[::1]
 PARAMS = types.float64[::1]
+AMAF_TABLE = types.float32[:, ::1]
+HISTORY = types.float64[:, ::1]
+
+
+def tables(rows: int, seats: int, actions: int, grams: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Zeroed AMAF rows, a MAST table and an NST table, as :func:`search` takes them.
+
+    ``rows`` AMAF rows (0 where AMAF is off: one dummy row is made), each ``seats * actions`` pairs
+    (count, reward sum); MAST: one (count, sum) per seat and action; NST: ``grams`` hashed slots
+    (0: one dummy slot)."""
+    amaf = np.zeros((max(rows, 1), 2 * seats * actions if rows else 2), np.float32)
+    history = np.zeros((seats * actions, 2), np.float64)
+    gram_keys = np.full(max(grams, 1), EMPTY_KEY, np.int64)
+    gram_stats = np.zeros((max(grams, 1), 2), np.float64)
+    return amaf, history, gram_keys, gram_stats
 
 
 @njit(cache=True)
@@ -101,6 +176,8 @@ def new_node(nodes, stats, meta, parent, action):  # type: ignore[no-untyped-def
     nodes[node, CREATED] = 0
     nodes[node, OFFSET] = 0
     nodes[node, STRIDE] = 1
+    nodes[node, AMAF_ROW] = NONE
+    nodes[node, HAS_IMPLICIT] = 0
     stats[node, :] = 0.0
     if parent >= 0:
         nodes[node, NEXT_SIBLING] = nodes[parent, FIRST_CHILD]
@@ -140,11 +217,55 @@ def _seat_value(stats, node, seat, params):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _select(nodes, stats, node, params, mark, stamp):  # type: ignore[no-untyped-def]
-    """The child to descend into, by UCT; in information-set mode only children marked legal."""
+def _implicit_value(stats, node, seat, params):  # type: ignore[no-untyped-def]
+    """The node's implicit minimax value for ``seat`` choosing it (paranoid: the root's loss)."""
+    root = np.int64(params[P_ROOT_SEAT])
+    if params[P_PARANOID] > 0 and seat != root:
+        return 1.0 - stats[node, IMPLICIT + root]
+    return stats[node, IMPLICIT + seat]
+
+
+@njit(cache=True)
+def _criteria(reward, seats, params, out):  # type: ignore[no-untyped-def]
+    """What each seat's choices aim at for this reward: its own (max-n), or the root's loss (paranoid)."""
+    root = np.int64(params[P_ROOT_SEAT])
+    for seat in range(seats):
+        if params[P_PARANOID] > 0 and seat != root:
+            out[seat] = 1.0 - reward[root]
+        else:
+            out[seat] = reward[seat]
+
+
+@njit(cache=True)
+def grave_beta(amaf_visits, visits, bias):  # type: ignore[no-untyped-def]
+    """Cazenave's weight of the AMAF mean: ``n_amaf / (n_amaf + n + bias * n_amaf * n)`` (0 without AMAF data)."""
+    if amaf_visits <= 0.0:
+        return 0.0
+    return amaf_visits / (amaf_visits + visits + bias * amaf_visits * visits)
+
+
+@njit(cache=True)
+def next_reference(nodes, stats, node, ref, row):  # type: ignore[no-untyped-def]
+    """GRAVE's reference on the way down: ``node``'s AMAF row if it has more than ``ref`` playouts (and a
+    row), else ``row``, the reference so far (the root's to begin with)."""
+    if nodes[node, AMAF_ROW] >= 0 and stats[node, VISITS] > ref:
+        return nodes[node, AMAF_ROW]
+    return row
+
+
+@njit(cache=True)
+def select(nodes, stats, node, params, mark, stamp, amaf, ref_row):  # type: ignore[no-untyped-def]
+    """The child to descend into, by UCT; in information-set mode only children marked legal.
+
+    With AMAF on, a child's mean is blended with its action's AMAF mean in ``amaf[ref_row]``; with
+    implicit minimax backups, with its minimax value."""
     seat = nodes[node, NODE_TO_MOVE]
     infoset = params[P_INFOSET] > 0
     solver = params[P_SOLVER] > 0
+    alpha = params[P_IMPLICIT]
+    bias = params[P_BIAS]
+    actions = np.int64(params[P_ACTIONS])
+    use_amaf = params[P_AMAF] > 0 and ref_row >= 0
     log_parent = math.log(max(stats[node, VISITS], 1.0))
     best = -1
     best_score = -1e300
@@ -162,8 +283,17 @@ def _select(nodes, stats, node, params, mark, stamp):  # type: ignore[no-untyped
         elif solver and proven >= 0:
             score = -1e100 + visits  # a proven loss for the chooser: only when nothing else is left
         else:
+            mean = _seat_value(stats, child, seat, params)
+            if alpha > 0 and nodes[child, HAS_IMPLICIT] > 0:
+                mean = (1.0 - alpha) * mean + alpha * _implicit_value(stats, child, seat, params)
+            if use_amaf:
+                at = 2 * (seat * actions + nodes[child, ACTION])
+                amaf_visits = np.float64(amaf[ref_row, at])
+                if amaf_visits > 0:
+                    beta = grave_beta(amaf_visits, visits, bias)
+                    mean = (1.0 - beta) * mean + beta * np.float64(amaf[ref_row, at + 1]) / amaf_visits
             log_count = math.log(max(stats[child, AVAIL], 1.0)) if infoset else log_parent
-            score = _seat_value(stats, child, seat, params) + params[P_EXPLORATION] * math.sqrt(log_count / visits)
+            score = mean + params[P_EXPLORATION] * math.sqrt(log_count / visits)
         if score > best_score:
             best_score = score
             best = child
@@ -228,29 +358,162 @@ def _untried_infoset(nodes, node, mark, stamp, out, count):  # type: ignore[no-u
     return chosen
 
 
+@njit(cache=True)
+def _gram_slot(gram_keys, key, insert):  # type: ignore[no-untyped-def]
+    """The slot of ``key`` in the NST table (open addressing, a few probes), or -1.
+
+    With ``insert`` an empty slot on the way is taken for it; a full neighbourhood drops the key."""
+    size = gram_keys.shape[0]
+    slot = ((key * 0x5851F42D4C957F2D) >> 17) & 0x3FFFFFFFFFFF  # a multiplicative hash (wraps)
+    slot = slot % size
+    for _ in range(8):
+        found = gram_keys[slot]
+        if found == key:
+            return slot
+        if found == EMPTY_KEY:
+            if insert:
+                gram_keys[slot] = key
+                return slot
+            return -1
+        slot = slot + 1 if slot + 1 < size else 0
+    return -1
+
+
+@njit(cache=True)
+def move_score(history, gram_keys, gram_stats, seat, action, previous, actions, ngrams):  # type: ignore[no-untyped-def]
+    """A playout move's score: its MAST mean (unseen: 1, optimistic, as Ludii's MAST and NST), and
+    with ``ngrams`` (NST) the mean of that and the 2-gram's mean after ``previous`` where known."""
+    at = seat * actions + action
+    count = history[at, 0]
+    score = history[at, 1] / count if count > 0 else 1.0
+    if ngrams and previous >= 0:
+        slot = _gram_slot(gram_keys, (at * actions + previous), False)
+        if slot >= 0 and gram_stats[slot, 0] > 0:
+            score = 0.5 * (score + gram_stats[slot, 1] / gram_stats[slot, 0])
+    return score
+
+
+@njit(cache=True)
+def _playout_move(params, history, gram_keys, gram_stats, seat, out, count, previous, weights):  # type: ignore[no-untyped-def]
+    """The playout's next action among ``out[:count]``: MAST or NST, epsilon-greedy or Gibbs."""
+    actions = np.int64(params[P_ACTIONS])
+    ngrams = np.int64(params[P_PLAYOUT]) == PLAYOUT_NST
+    if np.int64(params[P_POLICY]) == POLICY_GIBBS:
+        tau = params[P_TAU]
+        top = -1e300
+        for i in range(count):
+            weights[i] = move_score(history, gram_keys, gram_stats, seat, out[i], previous, actions, ngrams) / tau
+            top = max(top, weights[i])
+        total = 0.0
+        for i in range(count):
+            weights[i] = math.exp(weights[i] - top)
+            total += weights[i]
+        pick = np.random.random() * total
+        for i in range(count):
+            pick -= weights[i]
+            if pick <= 0.0:
+                return out[i]
+        return out[count - 1]
+    if np.random.random() < params[P_EPSILON]:
+        return out[np.random.randint(count)]
+    best = out[0]
+    best_score = -1e300
+    ties = 0
+    for i in range(count):
+        score = move_score(history, gram_keys, gram_stats, seat, out[i], previous, actions, ngrams)
+        if score > best_score:
+            best_score = score
+            best = out[i]
+            ties = 1
+        elif score == best_score:
+            ties += 1
+            if np.random.randint(ties) == 0:
+                best = out[i]
+    return best
+
+
+@njit(cache=True)
+def backup_implicit(nodes, stats, path, depth, params, seats):  # type: ignore[no-untyped-def]
+    """Each node above the leaf takes its best child's minimax value for its chooser (max-n)."""
+    for level in range(depth - 1, -1, -1):
+        node = path[level]
+        seat = nodes[node, NODE_TO_MOVE]
+        if seat < 0:
+            continue
+        best = -1
+        best_value = -1e300
+        child = nodes[node, FIRST_CHILD]
+        while child >= 0:
+            if nodes[child, HAS_IMPLICIT] > 0:
+                value = _implicit_value(stats, child, seat, params)
+                if value > best_value:
+                    best_value = value
+                    best = child
+            child = nodes[child, NEXT_SIBLING]
+        if best < 0:
+            return
+        for s in range(seats):
+            stats[node, IMPLICIT + s] = stats[best, IMPLICIT + s]
+        nodes[node, HAS_IMPLICIT] = 1
+
+
+@njit(cache=True)
+def _take_amaf_row(nodes, meta, amaf, node):  # type: ignore[no-untyped-def]
+    """Give ``node`` a zeroed AMAF row from the pool; -1 when the pool is spent."""
+    row = meta[M_AMAF_USED]
+    if row >= amaf.shape[0]:
+        return -1
+    meta[M_AMAF_USED] = row + 1
+    amaf[row, :] = 0.0
+    nodes[node, AMAF_ROW] = row
+    return row
+
+
 @njit(
-    types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, NODES, STATS, VECTOR, PARAMS, types.int64),
+    types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, NODES, STATS, VECTOR, PARAMS, types.int64,
+                AMAF_TABLE, HISTORY, VECTOR, HISTORY),
     cache=True,
 )
-def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params, iterations):  # type: ignore[no-untyped-def]
+def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params, iterations,  # type: ignore[no-untyped-def]
+           amaf, history, gram_keys, gram_stats):
     """Run up to ``iterations`` iterations from ``meta[M_ROOT]``, whose state is ``root_state``.
 
-    Playouts are random; with ``params[P_CUTOFF] > 0`` they stop after that many plies and the
-    game's ``evaluate`` scores the position instead. Returns how many iterations ran: fewer once
-    the tree is full or the root is proven.
+    Playouts are random (or MAST/NST); with ``params[P_CUTOFF] > 0`` they stop after that many plies
+    and the game's ``evaluate`` scores the position instead. ``amaf``, ``history`` and
+    ``gram_keys``/``gram_stats`` are the AMAF row pool and the MAST and NST tables (:func:`tables`).
+    Returns how many iterations ran: fewer once the tree is full or the root is proven.
     """
     seats = np.int64(params[P_SEATS])
     cutoff = np.int64(params[P_CUTOFF])
     solver = params[P_SOLVER] > 0
     infoset = params[P_INFOSET] > 0
+    use_amaf = params[P_AMAF] > 0
+    ref = params[P_REF]
+    amaf_from = params[P_AMAF_FROM]
+    playout_kind = np.int64(params[P_PLAYOUT])
+    implicit = params[P_IMPLICIT] > 0 and not infoset
+    actions = np.int64(params[P_ACTIONS])
+    recording = use_amaf or playout_kind != PLAYOUT_RANDOM
     state = np.empty_like(root_state)
     out = np.empty(MAX_ACTIONS, np.int64)
+    weights = np.empty(MAX_ACTIONS, np.float64)
     mark = np.zeros(np.int64(params[P_ACTION_LIMIT]) if infoset else 1, np.int64)
     path = np.empty(MAX_DEPTH + 1, np.int64)
     reward = np.zeros(MAX_SEATS, np.float64)
+    criteria = np.zeros(MAX_SEATS, np.float64)
+    chances = np.zeros(MAX_SEATS, np.float64)
+    sequence_seat = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
+    sequence_action = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
     root = meta[M_ROOT]
     if nodes[root, NODE_TO_MOVE] == UNSEEN:
         nodes[root, NODE_TO_MOVE] = root_state[TO_MOVE]
+    if use_amaf and nodes[root, AMAF_ROW] < 0:
+        _take_amaf_row(nodes, meta, amaf, root)  # the reference of last resort
+    if implicit and nodes[root, HAS_IMPLICIT] == 0 and root_state[TO_MOVE] >= 0:
+        evaluate(root_state, spec, chances)
+        for seat in range(seats):
+            stats[root, IMPLICIT + seat] = chances[seat]
+        nodes[root, HAS_IMPLICIT] = 1
     stamp = 0
     done = 0
     while done < iterations:
@@ -260,10 +523,15 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
         node = root
         depth = 0
         path[0] = root
+        length = 0
+        ref_row = nodes[root, AMAF_ROW]
         full = False
+        created = False
         # The live state, not the node, says whether the game goes on: under information-set search
         # one node can be a finished game in one determinisation and not in another.
         while state[TO_MOVE] >= 0 and depth < MAX_DEPTH:
+            if use_amaf:
+                ref_row = next_reference(nodes, stats, node, ref, ref_row)
             child = -1
             if infoset:
                 count = legal(state, spec, out)
@@ -280,7 +548,7 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
                         if mark[nodes[walk, ACTION]] == stamp:
                             stats[walk, AVAIL] += 1.0
                         walk = nodes[walk, NEXT_SIBLING]
-                    child = _select(nodes, stats, node, params, mark, stamp)
+                    child = select(nodes, stats, node, params, mark, stamp, amaf, ref_row)
             elif nodes[node, CREATED] != nodes[node, NUM_LEGAL]:
                 count = legal(state, spec, out)
                 if nodes[node, NUM_LEGAL] < 0:
@@ -290,9 +558,13 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
                 child = new_node(nodes, stats, meta, node, out[index])
                 full = child < 0
             else:
-                child = _select(nodes, stats, node, params, mark, stamp)
+                child = select(nodes, stats, node, params, mark, stamp, amaf, ref_row)
             if full or child < 0:
                 break
+            if recording and length < MAX_SEQUENCE:
+                sequence_seat[length] = state[TO_MOVE]
+                sequence_action[length] = nodes[child, ACTION]
+                length += 1
             apply(state, spec, nodes[child, ACTION])
             node = child
             depth += 1
@@ -301,24 +573,75 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
             if unseen or infoset:
                 nodes[node, NODE_TO_MOVE] = state[TO_MOVE]  # the chooser here, in this determinisation
             if unseen:
+                created = True
                 if state[TO_MOVE] < 0 and solver:
                     _settle_terminal(nodes, state, node, seats)
                 break
         if full:
             break
+        if implicit and created:
+            if state[TO_MOVE] >= 0:
+                evaluate(state, spec, chances)
+            else:
+                for seat in range(seats):
+                    chances[seat] = state[SCORE + seat] / 2.0
+            for seat in range(seats):
+                stats[node, IMPLICIT + seat] = chances[seat]
+            nodes[node, HAS_IMPLICIT] = 1
+            backup_implicit(nodes, stats, path, depth, params, seats)
         if state[TO_MOVE] >= 0:
-            random_playout_limited(legal, apply, state, spec, out, cutoff)
+            if recording:
+                plies = 0
+                while state[TO_MOVE] >= 0 and (cutoff == 0 or plies < cutoff):
+                    count = legal(state, spec, out)
+                    mover = state[TO_MOVE]
+                    if playout_kind == PLAYOUT_RANDOM:
+                        action = out[np.random.randint(count)]
+                    else:
+                        previous = sequence_action[length - 1] if length > 0 else -1
+                        action = _playout_move(params, history, gram_keys, gram_stats, mover, out, count,
+                                               previous, weights)
+                    apply(state, spec, action)
+                    if length < MAX_SEQUENCE:
+                        sequence_seat[length] = mover
+                        sequence_action[length] = action
+                        length += 1
+                    plies += 1
+            else:
+                random_playout_limited(legal, apply, state, spec, out, cutoff)
         if state[TO_MOVE] >= 0:
             evaluate(state, spec, reward)
         else:
             for seat in range(seats):
                 reward[seat] = state[SCORE + seat] / 2.0
+        if recording:
+            _criteria(reward, seats, params, criteria)
         for level in range(depth, -1, -1):
             n = path[level]
             stats[n, VISITS] += 1.0
             for seat in range(seats):
                 stats[n, VALUE + seat] += reward[seat]
+            if use_amaf:
+                row = nodes[n, AMAF_ROW]
+                if row < 0 and stats[n, VISITS] >= amaf_from:
+                    row = _take_amaf_row(nodes, meta, amaf, n)
+                if row >= 0:
+                    # The moves from this node on: the tree's from its depth, then the playout's.
+                    for i in range(level, length):
+                        at = 2 * (sequence_seat[i] * actions + sequence_action[i])
+                        amaf[row, at] += 1.0
+                        amaf[row, at + 1] += criteria[sequence_seat[i]]
             if solver and level < depth:
                 prove(nodes, n)
+        if playout_kind != PLAYOUT_RANDOM:
+            for i in range(length):
+                at = sequence_seat[i] * actions + sequence_action[i]
+                history[at, 0] += 1.0
+                history[at, 1] += criteria[sequence_seat[i]]
+                if playout_kind == PLAYOUT_NST and i > 0:
+                    slot = _gram_slot(gram_keys, at * actions + sequence_action[i - 1], True)
+                    if slot >= 0:
+                        gram_stats[slot, 0] += 1.0
+                        gram_stats[slot, 1] += criteria[sequence_seat[i]]
         done += 1
     return done

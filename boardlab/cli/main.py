@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1, help="seed for the random playouts")
     bench.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     bench.add_argument("--ai", action="store_true", help="measure MCTS iterations/s from the start position instead")
+    bench.add_argument("--agent", metavar="AGENT", help="with --ai: the search of this agent (level5, uct:amaf=grave, "
+                       "…) instead of plain UCT")
 
     match = commands.add_parser("match", help="play many games between two agents and score them")
     _add_game_arguments(match)
@@ -158,7 +160,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     check_seconds("--seconds", args.seconds)
     check_seed(args.seed)
     options = parse_assignments(args.option or [])
-    if args.ai:
+    if args.ai or args.agent:
         return _bench_ai(args, options)
     result = random_playout_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant)
     game = load(args.game, variant=args.variant, **options)
@@ -178,10 +180,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _bench_ai(args: argparse.Namespace, options: dict[str, str]) -> int:
     from boardlab.bench import mcts_bench
 
-    result = mcts_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant)
+    result = mcts_bench(args.game, options, seconds=args.seconds, seed=args.seed, variant=args.variant,
+                        agent_spec=args.agent)
     game = load(args.game, variant=args.variant, **options)
     changed = ", ".join(f"{k}={v}" for k, v in game.changed_options.items()) or "default rules"
-    print(f"{game.name} ({changed}): MCTS (UCT, random playouts) from the start, single-threaded, "
+    searcher = f"the search of {args.agent}" if args.agent else "UCT, random playouts"
+    print(f"{game.name} ({changed}): MCTS ({searcher}) from the start, single-threaded, "
           f"{result['seconds']:.1f} s")
     print(f"  iterations/s  {result['iterations_per_s']:,.0f}")
     print(f"  iterations    {result['iterations']:,}; tree nodes {result['nodes']:,}")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from boardlab import records, signing
 from boardlab.ai.base import Agent, make_agent
-from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS
+from boardlab.ai.levels import DEFAULT_LEVEL, LEVELS, tuned
 from boardlab.ai.mcts import MCTSAgent
 from boardlab.cli.main import MAX_SEED
 from boardlab.cli.progress import ThinkingLine
@@ -310,14 +310,14 @@ class PlaySession:
             self.write("The game is over.")
             return
         # A fixed seed: asking for a hint must not change what a seeded opponent plays afterwards.
-        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], seed=0, name="hint")
+        helper = self.hinter or MCTSAgent(LEVELS[DEFAULT_LEVEL], seed=0, name="hint", per_game=tuned(DEFAULT_LEVEL))
         self.hinter = helper
         analysis = helper.analyse(self.state.view(seat))
         lines = ["Hint (level 3 search; the expected score, a draw counting half):"]
         for candidate in analysis.candidates[:3]:
             value = "?" if candidate.value is None else f"{candidate.value:.0%}"
             effort = (f"of {candidate.visits:,} playouts" if candidate.visits
-                      else f"searched {helper.depth_reached} plies deep")
+                      else f"searched {candidate.depth or helper.depth_reached} plies deep")
             lines.append(f"  {candidate.move.text:<12} scores {value:>4} {effort}")
         shown = analysis.candidates[:3]
         if len(shown) > 1 and len({c.value for c in shown}) == 1 and not any(c.visits for c in shown):

@@ -51,7 +51,7 @@ def analyse(job: Job) -> dict[str, Any]:
 
     analysis = make_agent(job.agent, seed=job.seed).analyse(_view(job))
     return {
-        "candidates": [{"move": c.move.text, "visits": c.visits, "value": c.value}
+        "candidates": [{"move": c.move.text, "visits": c.visits, "value": c.value, "depth": c.depth}
                        for c in analysis.candidates[:HINTS]],
         "line": [m.text for m in analysis.principal_variation],
     }

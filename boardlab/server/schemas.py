@@ -362,8 +362,10 @@ class ComputerTurnOut(BaseModel):
 
 class CandidateOut(BaseModel):
     move: str
-    visits: int
-    value: float | None
+    visits: int = Field(description="playouts through the move (Monte Carlo tree search); 0 where alpha-beta "
+                                    "searched it (then see depth)")
+    value: float | None = Field(description="the mover's expected score after it, a draw counting half")
+    depth: int | None = Field(None, description="plies alpha-beta looked ahead for the value; null for MCTS")
 
 
 class HintOut(BaseModel):

@@ -142,3 +142,22 @@ def test_a_hint_is_searched_on_the_asking_seats_view_only() -> None:
         state = state.play(move)
     own = ai.analyse(ai.Job("hmdg", HMDG, None, MOVES_A, 0, ai.HINT_AGENT, seed=7))
     assert {c["move"] for c in own["candidates"]} <= {m.text for m in state.view(0).legal_moves()}
+
+
+def test_a_hint_says_how_its_values_were_searched_visits_or_plies(sqlite_api: Api) -> None:
+    # Monte Carlo tree search counts visits; alpha-beta (GTBM's search) counts no visits, and says how
+    # many plies ahead it looked instead of showing "0 visits" (issue 29).
+    api = sqlite_api
+    game_id, _, _, both = _guests(api)
+    mcts = api.client.post(f"/api/games/{game_id}/hint", json={"seat": 0}, headers=both).json()["candidates"]
+    assert all(c["visits"] > 0 and c["depth"] is None for c in mcts)
+    created = api.client.post("/api/games", json={"game": "gtbm", "options": {"size": 4},
+                                                  "seats": [{"kind": "guest"}, {"kind": "guest"}]})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    tokens = {"X-Seat-Token": f"{body['invitations']['0']},{body['invitations']['1']}"}
+    hint = api.client.post(f"/api/games/{body['game']['id']}/hint", json={"seat": 0}, headers=tokens)
+    assert hint.status_code == 200, hint.text
+    searched = hint.json()["candidates"]
+    assert searched and all(c["visits"] == 0 and c["depth"] >= 1 for c in searched)
+    assert searched[0]["value"] is not None

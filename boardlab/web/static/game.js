@@ -591,7 +591,7 @@
         : boardlab.el("strong", { class: "hint-move" }, c.move));
       box.replaceChildren(boardlab.el("p", {}, `The computer's top moves for ${seatLabel(hint.seat)}${hint.ply ? `, after move ${hint.ply}` : ", at the start"}:`),
         boardlab.el("ol", {}, ...hint.candidates.map((c) => boardlab.el("li", {}, shown(c),
-          c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.visits} visits)`))));
+          c.value === null ? "" : ` (value ${c.value.toFixed(2)}, ${c.depth ? `${c.depth} plies deep` : `${c.visits} visits`})`))));
     } catch (error) {
       box.replaceChildren(boardlab.el("p", { class: "error" }, error.message));
     }
