@@ -4,9 +4,10 @@
 
 For each agent, plays the same self-play games (Ndengrod, side 4 and lines of 4 unless ``--size``; the
 same seeds; the fixed evaluator measuring every position, as ``boardlab playtest`` does) four ways
-into fresh folders: in this process (1 worker), in a pool of 2 processes, with Ray started here on 2
-CPUs, and, for scale, Ray's start-up alone. Start-up is included (a pool spawns its processes, Ray
-starts a local cluster), as a designer running ``boardlab playtest`` would see it. It prints games/s,
+into fresh folders: in this process (1 worker), with a pool of 1 process beside it (2 workers), with
+Ray started here on 1 CPU beside it (Ray local, 2 workers), and, for scale, Ray's start-up alone.
+Start-up is included (a pool spawns its processes, Ray starts a local cluster; this process plays
+meanwhile), as a designer running ``boardlab playtest`` would see it. It prints games/s,
 the speed-ups against one worker, and the load average (``os.getloadavg``) before and after each,
 since other work on the machine shares its cores, the CPU seconds the games cost (each game's own
 process time, start-up left out) and the cores the games got (those CPU seconds over the wall time).
@@ -68,7 +69,7 @@ def main() -> None:
         plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
         ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]
         if not args.no_ray:
-            ways.append(("Ray local, 2 CPUs", {"workers": 2, "ray_address": "local"}))
+            ways.append(("Ray local, 2 workers", {"workers": 2, "ray_address": "local"}))
         base = None
         for label, kwargs in ways:
             seconds, cpu, games, (before, after) = timed(plan, **kwargs)
