@@ -67,6 +67,17 @@ def _as_postgres(command: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
 
 
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a child process if still running: SIGTERM, then SIGKILL after 20 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
     if not (PG_BIN / "initdb").exists():

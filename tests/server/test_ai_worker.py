@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from boardlab.server.config import Settings, SettingsError
-from tests.server.conftest import Api, LiveServer, settings_for, wait_for
+from tests.server.conftest import Api, LiveServer, settings_for, stop, wait_for
 
 SMALL = {"size": 3, "length": 3}
 
@@ -31,13 +31,7 @@ def ai_worker(db_url: str, log: Path, lease: float = 2.0) -> Iterator[subprocess
     try:
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def jobs_of(db_url: str) -> list[tuple[int, str | None, int]]:

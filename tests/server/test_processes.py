@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 
-from tests.server.conftest import Api, LiveServer, free_port, settings_for, wait_for
+from tests.server.conftest import Api, LiveServer, free_port, settings_for, stop, wait_for
 
 
 @contextmanager
@@ -42,13 +42,7 @@ def serve(db_url: str, folder: Path, port: int, workers: int = 1) -> Iterator[su
             time.sleep(0.1)
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
         log.close()
 
 
