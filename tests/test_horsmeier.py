@@ -236,6 +236,7 @@ EXPIRING = {"a1": "1w1", "c1": "2w1", "k5": "1w11", "k11": "1b11"}
     ("degrade_and_reset", None, "1w11"),
     ("degrade_each_turn", None, "1w0"),
     ("remove_any", None, None),
+    ("never", "1w1", "2w1"),  # added for playtests: life spans stand still
 ])
 def test_expiry(rule: str, a1: str | None, c1: str | None) -> None:
     state = horsmeier(expiry_rule=rule).from_text(setup(EXPIRING)).play("k5-k6")

@@ -27,6 +27,10 @@ RULE_SETS = [
     {"expiry_rule": "degrade_each_turn", "upgrade_rule": "since_last_change", "sideways_blocking": "exempt"},
     {"no_move_rule": "lose"},
     {"no_move_rule": "draw", "repetition": "off"},
+    # Added for playtests (the ignore_lifespan restriction's model): life spans stand still, so a
+    # state can recur while a piece stands still, which the kernel's repetition shortcut assumes not.
+    {"expiry_rule": "never"},
+    {"expiry_rule": "never", "upgrade_rule": "since_last_change", "first_player": "black"},
 ]
 
 

@@ -5,8 +5,9 @@ No incremental row sums, no hashing, no shortcuts in the repetition count: the b
 added up afresh for every question. The rules (seed 004 and ``rules-notes.md`` §6): one orthogonal
 step onto an empty square, unless the opponent's strength on the destination row is at least the
 mover's on its row (J2); the far row wins (J8); forward moves upgrade and backward moves degrade
-(J3, J4); the moved piece's life span resets and the mover's others age, with expiry (J5–J7); a player
-without a move passes and ages (J9); repetition and a ply cap draw (J10).
+(J3, J4); the moved piece's life span resets and the mover's others age, with expiry (J5–J7; under
+the added ``expiry_rule=never`` nothing ages); a player without a move passes and ages (J9);
+repetition and a ply cap draw (J10).
 """
 
 from __future__ import annotations
@@ -158,8 +159,8 @@ class RefHorsmeier:
             self.board[to] = replace(piece, life=11)
             moved_to = to
         for square, piece in list(self.board.items()):
-            if piece.colour != mover or square == moved_to:
-                continue
+            if piece.colour != mover or square == moved_to or self.expiry_rule == "never":
+                continue  # under the added expiry_rule=never nothing ages
             life = max(piece.life - 1, 0)
             if life > 0:
                 self.board[square] = replace(piece, life=life)

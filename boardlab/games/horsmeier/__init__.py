@@ -20,7 +20,8 @@ Rules (defaults follow the rules notes):
   ends below row n (counted from its owner's side) degrades a strength-n piece one step (J4). The
   moved piece's life span resets to 11; every other piece of the mover loses one (J7). A piece whose
   life span reaches 0 degrades one step and starts a new life of 11; a strength-1 piece is removed
-  instead (J6; ``expiry_rule``). The opponent's pieces are not touched.
+  instead (J6; ``expiry_rule``). The opponent's pieces are not touched. (``expiry_rule=never``, an
+  added rule for playtests, stops the life-span clock: no piece ever expires.)
 - Added rules, not in the seed: a player with no legal move passes, and all of their pieces age one
   turn (J9; ``no_move_rule``); a player with no pieces left loses. Threefold repetition of the whole
   state draws, and so does reaching ``ply_cap`` plies (J10).
@@ -75,12 +76,15 @@ INFO = GameInfo(
                                                  "current strength",
                             "from_own_start": "on reaching n rows beyond the row it started the game on"}),
         Option("expiry_rule", "degrade_and_reset", "what happens to a piece whose life span runs out",
-               choices=("degrade_and_reset", "degrade_each_turn", "remove_any"), ambiguity="J6",
+               choices=("degrade_and_reset", "degrade_each_turn", "remove_any", "never"), ambiguity="J6",
                choice_help={"degrade_and_reset": "it degrades one step and starts a new life of 11 turns; a "
                                                  "strength-1 piece is removed",
                             "degrade_each_turn": "its life span stays 0 and it degrades on each later own "
                                                  "turn until moved; a strength-1 piece at 0 is removed",
-                            "remove_any": "it is removed, whatever its strength"}),
+                            "remove_any": "it is removed, whatever its strength",
+                            "never": "added rule, for playtests only: life spans stand still (the moved "
+                                     "piece's still goes back to 11), so no piece ever expires; the "
+                                     "model the ignore_lifespan restricted agent searches"}),
         Option("no_move_rule", "pass_decay", "what a player with no legal move does (added rule)",
                choices=("pass_decay", "lose", "draw"), ambiguity="J9", added=True,
                choice_help={"pass_decay": "passes; all of their pieces age one turn, with expiry",

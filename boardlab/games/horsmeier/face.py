@@ -66,7 +66,7 @@ DIRECTIONS = {"n": 0, "e": 1, "s": 2, "w": 3, "north": 0, "east": 1, "south": 2,
 _UPGRADE = {"band": k.UPGRADE_BAND, "since_last_change": k.UPGRADE_SINCE_LAST_CHANGE,
             "from_own_start": k.UPGRADE_FROM_OWN_START}
 _EXPIRY = {"degrade_and_reset": k.EXPIRY_DEGRADE_AND_RESET, "degrade_each_turn": k.EXPIRY_DEGRADE_EACH_TURN,
-           "remove_any": k.EXPIRY_REMOVE_ANY}
+           "remove_any": k.EXPIRY_REMOVE_ANY, "never": k.EXPIRY_NEVER}
 _NO_MOVE = {"pass_decay": k.NO_MOVE_PASS_DECAY, "lose": k.NO_MOVE_LOSE, "draw": k.NO_MOVE_DRAW}
 _END_TOKENS = {"far-row": k.REASON_FAR_ROW, "no-pieces": k.REASON_NO_PIECES, "no-move": k.REASON_NO_MOVE,
                "repetition": k.REASON_REPETITION, "ply-cap": k.REASON_PLY_CAP}
@@ -364,11 +364,12 @@ class Horsmeier(Game):
             if int(strength) not in STRENGTHS:
                 raise PositionError(f"{text!r}: {item!r} has strength {strength}; strengths are 1, 2, 3, 5 and 8")
             life = int(life_text)
-            lowest = 0 if self.options["expiry_rule"] == "degrade_each_turn" else 1
+            # 0 arises under degrade_each_turn; under never, in the model of such a position.
+            lowest = 0 if self.options["expiry_rule"] in ("degrade_each_turn", "never") else 1
             if not lowest <= life <= k.LIFE:
                 raise PositionError(
                     f"{text!r}: {item!r} has life span {life}; accepted: {lowest} to {k.LIFE} "
-                    f"(0 only with expiry_rule=degrade_each_turn)"
+                    f"(0 only with expiry_rule=degrade_each_turn or never)"
                 )
             if (ref_text is None) == self.tracks_reference_rows:
                 need = "needs" if self.tracks_reference_rows else "takes no"

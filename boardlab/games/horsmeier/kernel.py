@@ -30,7 +30,8 @@ State vector, after the common header of ``boardlab.core.kernel``::
 
 A position can recur only once every piece has moved since: a piece left still ages, and its
 (strength, life span) only goes down until it moves. So the repetition scan starts before the
-oldest "last move" of all pieces, and mostly there is nothing to scan.
+oldest "last move" of all pieces, and mostly there is nothing to scan. (Not under the added
+``expiry_rule=never``, where life spans stand still: there the whole history is scanned.)
 
 Actions: ``cell * 4 + direction`` (N, E, S, W as drawn: N is toward row 11); ``PASS``.
 """
@@ -77,6 +78,7 @@ UPGRADE_FROM_OWN_START = 2
 EXPIRY_DEGRADE_AND_RESET = 0
 EXPIRY_DEGRADE_EACH_TURN = 1
 EXPIRY_REMOVE_ANY = 2
+EXPIRY_NEVER = 3  # added, for playtests: life spans stand still (the ignore_lifespan restriction's model)
 NO_MOVE_PASS_DECAY = 0
 NO_MOVE_LOSE = 1
 NO_MOVE_DRAW = 2
@@ -199,8 +201,10 @@ def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
 def _age(state, spec, piece):  # type: ignore[no-untyped-def]
     """One own turn passes without ``piece`` moving: its life span drops, with expiry (J6, J7).
 
-    Returns whether the piece was removed.
+    Returns whether the piece was removed. Under ``EXPIRY_NEVER`` nothing ages.
     """
+    if spec[S_EXPIRY] == EXPIRY_NEVER:
+        return False
     life = state[P_LIFE + piece]
     if life > 1:  # the common case: only the life-span key changes
         keys = spec[S_KEYS_LIFE] + (LIFE + 1) * (2 * state[P_CELL + piece] + piece // SLOTS)
@@ -281,9 +285,12 @@ def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
     """Whether the current hash occurred twice before in the history (threefold repetition)."""
     ply = state[PLY]
     oldest_move = ply
-    for piece in range(2 * SLOTS):
-        if state[P_CELL + piece] >= 0 and state[P_LAST + piece] < oldest_move:
-            oldest_move = state[P_LAST + piece]
+    # Where life spans stand still (EXPIRY_NEVER) a piece left still no longer changes the state, and
+    # the whole history since the last removal is scanned.
+    if spec[S_EXPIRY] != EXPIRY_NEVER:
+        for piece in range(2 * SLOTS):
+            if state[P_CELL + piece] >= 0 and state[P_LAST + piece] < oldest_move:
+                oldest_move = state[P_LAST + piece]
     # An earlier occurrence came before every piece's last move, with the same colour to move.
     top = min(oldest_move - 1, ply - 2)
     if (ply - top) % 2:
