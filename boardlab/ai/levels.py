@@ -5,6 +5,17 @@
 5000
 >>> make_agent("uct:seconds=0.5,exploration=1.0").settings.seconds
 0.5
+
+``restrict=<name>`` plays with a restriction the game declares (restricted play; see
+:mod:`boardlab.ai.restricted`), checked against the game before its first move:
+
+>>> import boardlab
+>>> make_agent("level3:restrict=no_sideways").settings.restrict
+'no_sideways'
+>>> make_agent("level3:restrict=sideways").check(boardlab.load("horsmeier"))
+Traceback (most recent call last):
+...
+boardlab.errors.OptionError: agent setting restrict='sideways': accepted in horsmeier: no_sideways, ignore_lifespan
 >>> make_agent("level9")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...

@@ -26,6 +26,7 @@ import numpy as np
 
 from boardlab.ai import mcts_kernel as mk
 from boardlab.ai.base import Agent, Analysis, Candidate, moves_to_choose_from, require_decision
+from boardlab.ai.restricted import restricted_analysis, restriction_for
 from boardlab.core import kernel
 from boardlab.core.game import Game
 from boardlab.core.move import Move
@@ -72,11 +73,16 @@ class SearchSettings:
     epsilon: float = 0.1
     tau: float = 0.1
     implicit: float = 0.0
+    # Restricted play (boardlab.ai.restricted): the name of a restriction the game declares
+    # (Horsmeier: "no_sideways", "ignore_lifespan"); "" plays unrestricted.
+    restrict: str = ""
 
 
 # The enhancements' settings and their "off" values. A description leaves them out while they are off,
 # so that agents that play as before these settings existed are described as before (match records).
 ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit")
+# Settings a description leaves out at their default, for the same reason.
+OMITTED_AT_DEFAULT = (*ENHANCEMENTS, "restrict")
 AMAF_KINDS = ("off", "rave", "grave")
 PLAYOUTS = ("random", "mast", "nst")
 POLICIES = ("epsilon", "gibbs")
@@ -188,14 +194,15 @@ class MCTSAgent(Agent):
     def describe(self, game: Game | None = None) -> str:
         """Every search setting as ``name=value,…``: what a spec accepts after its colon (``uct:…``).
 
-        The settings for ``game`` where given; the enhancements only where they are on."""
+        The settings for ``game`` where given; the enhancements and a restriction only where they are on."""
         settings = self.settings_for(game)
         plain = SearchSettings()
         return ",".join(f"{f.name}={getattr(settings, f.name)}" for f in fields(settings)
-                        if f.name not in ENHANCEMENTS or getattr(settings, f.name) != getattr(plain, f.name))
+                        if f.name not in OMITTED_AT_DEFAULT or getattr(settings, f.name) != getattr(plain, f.name))
 
     def check(self, game: Game) -> None:
         settings = self.settings_for(game)
+        restriction_for(game, settings.restrict)  # one the game declares, or none
         if settings.implicit > 0 and not game.has_evaluation:
             raise BoardlabError(f"search setting implicit={settings.implicit}: {game.id} has no evaluation to "
                                 "back up; accepted there: implicit=0")
@@ -211,11 +218,21 @@ class MCTSAgent(Agent):
         """Search from ``view`` and rank its moves (whole turns) by visits, best first.
 
         Where the game is searched by alpha-beta, ``exact`` is how many of the best moves get exact
-        values (:meth:`AlphaBetaAgent.analyse`); a move is chosen on the best one's alone."""
+        values (:meth:`AlphaBetaAgent.analyse`); a move is chosen on the best one's alone.
+
+        With ``restrict`` set, the search runs on the restriction's model of ``view`` and the
+        analysis keeps only the moves the restriction allows (:mod:`boardlab.ai.restricted`)."""
         settings = settings or self.settings_for(view.game)
         require_decision(view)
         self.check(view.game)
         self._seed_kernels()
+        restriction = restriction_for(view.game, settings.restrict)
+        if restriction is None:
+            return self._search(view, settings, exact)
+        analysis = self._search(restriction.model(view), settings, exact)
+        return restricted_analysis(analysis, view, restriction, self._rng)
+
+    def _search(self, view: View, settings: SearchSettings, exact: int) -> Analysis:
         if settings.algorithm == "auto" and view.game.search_algorithm == "alphabeta":
             return self._alphabeta(view, settings, exact)
         if view.game.info.perfect_information:

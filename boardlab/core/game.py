@@ -41,6 +41,7 @@ __all__ = ["NO_BOUND", "Game", "GameInfo", "Variant"]
 
 if TYPE_CHECKING:
     from boardlab.core.cells import CellContent
+    from boardlab.core.restriction import Restriction
     from boardlab.core.state import State
     from boardlab.core.view import View
 
@@ -409,6 +410,12 @@ class Game(ABC):
         if self.info.perfect_information:
             return view.state
         raise BoardlabError(f"{self.id} has hidden information but does not implement determinize")
+
+    @property
+    def restrictions(self) -> Mapping[str, Restriction]:
+        """The restrictions this game declares for restricted play, by name (:mod:`boardlab.core.restriction`):
+        what an agent's ``restrict=`` setting accepts here. None by default."""
+        return {}
 
 
 def _load_game(game_id: str, options: dict[str, Any]) -> Game:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -51,6 +52,7 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
+from boardlab.core.restriction import Restriction
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, PositionError
@@ -104,6 +106,13 @@ class Horsmeier(Game):
     evaluate_kernel = staticmethod(k.evaluate)
     has_evaluation = True
     search_cutoff = 20
+
+    @property
+    def restrictions(self) -> Mapping[str, Restriction]:
+        """``no_sideways`` and ``ignore_lifespan`` (:mod:`boardlab.games.horsmeier.restrictions`)."""
+        from boardlab.games.horsmeier.restrictions import RESTRICTIONS
+
+        return RESTRICTIONS
 
     # -- board and tables -----------------------------------------------------------------------
 
