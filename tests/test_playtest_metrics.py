@@ -303,3 +303,12 @@ def test_unknown_metric_names_the_accepted_ones() -> None:
         metrics.metric("Fun")
     assert metrics.metric("drawishness").name == "Drawishness"
     assert metrics.canonical("drama") == "DramaAverage"
+
+
+def test_a_pie_swap_is_no_capture() -> None:
+    # After Ndengrod's first stone the second player may swap (N5): the stone changes seat, no stone
+    # leaves the board. Counted by owners alone the swap looked like a capture: FirstContact was 1 in
+    # every game with the pie rule.
+    job = GameJob("s", "v", "ndengrod", {"swap": True}, ("random", "random"), seed=3, max_turns=3)
+    trace = play_traced(job)
+    assert trace.first_contact is None and trace.first_capture is None

@@ -178,7 +178,13 @@ def _counts(owners: np.ndarray | None, seats: int) -> list[int]:
     return [int(np.count_nonzero(owners == seat)) for seat in range(seats)]
 
 
-def _captured(before: list[int], after: list[int], mover: int) -> int:
+def _captured(before: list[int], after: list[int], mover: int, owners_before: np.ndarray | None = None,
+              owners_after: np.ndarray | None = None) -> int:
+    """Pieces of other seats that left the board. A move after which every cell is occupied or empty as
+    it was (a pie swap, a pass) captured nothing, though a swap changes whose pieces they are."""
+    if owners_before is not None and owners_after is not None \
+            and np.array_equal(owners_before >= 0, owners_after >= 0):
+        return 0
     return sum(max(0, b - a) for seat, (b, a) in enumerate(zip(before, after, strict=True)) if seat != mover)
 
 
@@ -186,11 +192,13 @@ def _capture_available(game: Game, state: State, before: list[int]) -> bool:
     """Whether any legal move of the mover captures (a piece of another seat leaves the board)."""
     mover = state.to_move
     assert mover is not None
+    owners_before = game.occupancy(state.data)
     for move in state.legal_moves():
         data = state.data.copy()
         for action in move.path:
             game.apply_kernel(data, game.spec, action)
-        if _captured(before, _counts(game.occupancy(data), game.num_seats), mover):
+        owners = game.occupancy(data)
+        if _captured(before, _counts(owners, game.num_seats), mover, owners_before, owners):
             return True
     return False
 
@@ -315,10 +323,11 @@ def play_traced(job: GameJob) -> GameTrace:
         move = agent.choose(state.view(seat))
         spent = time.perf_counter() - move_began
         before = state
+        owners_before = owners
         state = state.play(move)
         owners = game.occupancy(state.data)
         after = _counts(owners, seats)
-        captures = _captured(pieces, after, seat)
+        captures = _captured(pieces, after, seat, owners_before, owners)
         if captures and first_capture is None:
             first_capture = turn
         pieces = after
