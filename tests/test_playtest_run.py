@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 import boardlab
 from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
+from boardlab.core import registry
 from boardlab.playtest.players import Players
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
@@ -327,3 +329,22 @@ def test_a_real_ray_cluster_with_token_authentication(tmp_path: Path) -> None:
                 pass
         log.close()
         subprocess.run(["rm", "-rf", str(temp)], check=False)
+
+
+def test_the_plan_records_the_settings_the_game_is_played_with(tmp_path: Path) -> None:
+    # Levels 2-5 search with each game's enhancements (levels.TUNED); the plan (and so the report and a
+    # resume's check) shows them. Plans written before showed the untuned levels, and still resume.
+    levelled = Plan("ndengrod", dict(SMALL), {}, ("level2",), 1, seed=11)
+    settings = levelled.agent_settings()["level2"]
+    assert "amaf=grave" in settings and "exploration=0.0" in settings
+    assert make_agent("level2").describe(registry.load("ndengrod", **SMALL)) == settings
+    run_plan(levelled, tmp_path, workers=1)
+    stored = json.loads((tmp_path / "plan.json").read_text())
+    assert stored["agent_settings"] == levelled.agent_settings()
+    stored["agent_settings"] = levelled.untuned_agent_settings()  # as written before 27 November 2026
+    (tmp_path / "plan.json").write_text(json.dumps(stored))
+    assert len(run_plan(levelled, tmp_path, workers=1, resume=True)) == 1
+    stored["agent_settings"] = {"level2": "iterations=7"}  # anything else is still refused
+    (tmp_path / "plan.json").write_text(json.dumps(stored))
+    with pytest.raises(boardlab.BoardlabError, match=r"other settings \(agent_settings\)"):
+        run_plan(levelled, tmp_path, workers=1, resume=True)

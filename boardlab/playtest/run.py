@@ -177,7 +177,15 @@ class Plan:
             make_agent(spec)  # an unknown agent or setting, named before any game
 
     def agent_settings(self) -> dict[str, str]:
-        """Every agent's full settings (its name may stand for other settings in another version)."""
+        """Every agent's full settings in this game (a level's name stands for other settings in each game
+        and may in another version)."""
+        game = load(self.game, **self.variants()[0][1])
+        return {spec: make_agent(spec, seconds=self.seconds).describe(game) or "(no settings)"
+                for spec in sorted(self.specs())}
+
+    def untuned_agent_settings(self) -> dict[str, str]:
+        """The settings plans written before 27 November 2026 recorded: the levels' without the game's
+        enhancements (``levels.TUNED``), although the games were played with them."""
         return {spec: make_agent(spec, seconds=self.seconds).describe() or "(no settings)"
                 for spec in sorted(self.specs())}
 
@@ -262,6 +270,8 @@ def run_plan(plan: Plan, folder: str | Path, workers: int | None = None, ray_add
         stored = json.loads(plan_path.read_text())
         sittings = list(stored.get("provenance", []))
         comparable = {k: v for k, v in stored.items() if k not in SITTING_FIELDS}
+        if comparable.get("agent_settings") == plan.untuned_agent_settings():
+            comparable["agent_settings"] = wanted["agent_settings"]  # the same agents, described before the fix
         if comparable != wanted and (done or resume):
             changed = sorted(k for k in set(wanted) | set(comparable) if comparable.get(k) != wanted.get(k))
             raise BoardlabError(f"{folder} holds a run with other settings ({', '.join(changed)}); "
