@@ -15,7 +15,8 @@ from typing import Any
 
 from boardlab.core.registry import load
 
-HINT_AGENT = "level2"
+# The default opponent's search (level 3): level 2's is a beginner's (GTBM: one ply deep, blind to a recapture).
+HINT_AGENT = "level3"
 HINTS = 3
 
 
