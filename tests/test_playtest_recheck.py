@@ -9,7 +9,7 @@ import pytest
 
 from boardlab.cli.main import main
 from boardlab.errors import BoardlabError
-from boardlab.playtest import recheck
+from boardlab.playtest import metrics, recheck
 
 COMMAND = ("boardlab playtest ndengrod -o size=3 --sweep length=3,4 --agents random --games 50 --skill-gap off "
            "--out lab/x")
@@ -90,3 +90,23 @@ def test_a_check_naming_an_ambiguous_variant_or_strength_is_refused(tmp_path: Pa
         recheck.evaluate(plan, [], recheck.parse_check("AdvantageP1 > 0"))
     with pytest.raises(BoardlabError, match="name one after @"):
         recheck.evaluate(plan, [], recheck.parse_check("AdvantageP1[swap=true] > 0"))
+
+
+FINDINGS = Path(__file__).resolve().parent.parent / "docs" / "findings"
+
+
+@pytest.mark.parametrize("manifest", sorted(FINDINGS.glob("*.claims.toml")), ids=lambda path: path.name)
+def test_every_findings_manifest_names_runs_variants_strengths_and_metrics_that_exist(manifest: Path) -> None:
+    # Without playing a game: each claim's command is a playtest this version accepts, and each check
+    # names a metric, exactly one of its variants and one of its strengths (or skill pairs).
+    claims = recheck.load_manifest(manifest)
+    assert claims and (FINDINGS / recheck.manifest_path(manifest).name.replace(".claims.toml", ".md")).exists()
+    for claim in claims:
+        plan = recheck.reduced_plan(claim)
+        plan.check()
+        for check in claim.checks:
+            for term in (check.left, check.right):
+                if isinstance(term, recheck.Term):
+                    metrics.canonical(term.metric)
+                    recheck._variant(plan, term)
+                    recheck._rung(plan, term)
