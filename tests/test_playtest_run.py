@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import threading
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 import boardlab
 from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
-from boardlab.playtest.players import Players
+from boardlab.playtest.players import Players, PoolHelpers
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
 from boardlab.playtest.trace import GameJob, GameTrace, play_traced
@@ -146,6 +148,33 @@ def test_a_ray_the_run_starts_itself_serves_every_batch_of_a_sequential_run(tmp_
     on_ray = run_plan(undecided, tmp_path / "ray", workers=2, ray_address="local")
     assert len(here) == 24  # three batches of 4 games in each of two variants
     assert fingerprint(on_ray) == fingerprint(here)
+
+
+def test_helpers_get_their_next_game_while_this_process_plays_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # This process plays too; the helpers used to be topped up only between its own games, so a helper
+    # that finished its two queued games waited for this process's game to end (15% of its time at level 1).
+    jobs = Plan("ndengrod", dict(SMALL), {}, ("random",), 8, seed=5).jobs()
+    handed: list[str] = []
+    all_handed = threading.Event()
+    submit = PoolHelpers.submit
+
+    def counted(self: PoolHelpers, job: GameJob) -> Future[GameTrace]:
+        handed.append(job.key)
+        if len(handed) == len(jobs) - 1:
+            all_handed.set()
+        return submit(self, job)
+
+    def first_game_waits(job: GameJob) -> GameTrace:
+        all_handed.wait(timeout=120)
+        return play_traced(job)
+
+    monkeypatch.setattr(PoolHelpers, "submit", counted)
+    with Players(2) as players:
+        monkeypatch.setattr(players, "_play_here", first_game_waits)
+        traces = list(players.play(jobs))
+    assert all_handed.is_set(), f"the helper was handed {len(handed)} games while this process played its first"
+    assert traces[0].key == jobs[0].key  # this process's one game came first: the helper's waited for it
+    assert sorted(t.key for t in traces) == sorted(job.key for job in jobs)
 
 
 def test_players_refuse_a_worker_count_below_one() -> None:
