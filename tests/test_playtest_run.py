@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +14,7 @@ import pytest
 import boardlab
 from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
+from boardlab.core.registry import game_ids
 from boardlab.playtest.players import Players, PoolHelpers
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
@@ -94,6 +95,38 @@ def test_a_stopped_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path
     assert len(list((tmp_path / "lab" / "store" / "games").glob("*.parquet"))) == len(planned)
     whole = run_plan(the_plan, tmp_path / "fresh", workers=1)
     assert fingerprint(resumed) == fingerprint(whole)
+
+
+def same_values_and_types(a: object, b: object, where: str) -> list[str]:
+    """Where ``a`` and ``b`` differ in a value or a type, looking inside lists, dicts and dataclasses."""
+    if type(a) is not type(b):
+        return [f"{where}: {type(a).__name__} against {type(b).__name__}"]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{where}: {len(a)} items against {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in same_values_and_types(x, y, f"{where}[{i}]")]
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return [f"{where}: keys {sorted(a)} against {sorted(b)}"]
+        return [d for k in a for d in same_values_and_types(a[k], b[k], f"{where}[{k!r}]")]
+    if is_dataclass(a):
+        return [d for f in fields(a) for d in same_values_and_types(getattr(a, f.name), getattr(b, f.name),
+                                                                    f"{where}.{f.name}")]
+    return [] if a == b else [f"{where}: {a!r} against {b!r}"]
+
+
+@pytest.mark.parametrize("game", sorted(game_ids()))
+def test_a_stored_game_reads_back_as_it_was_played(game: str, tmp_path: Path) -> None:
+    # A run returns the games it played from memory, not read back from disk: that is only the same
+    # if reading back changes nothing, not a value, not a type (an int64 for an int, a tuple for a list).
+    job = Plan(game, {}, {}, ("random",), 1, seed=7, max_turns=12).jobs()[0]
+    played = play_traced(job)
+    store = Store(tmp_path)
+    store.add(played)
+    assert store.load() == [played]
+    (read,) = Store(tmp_path).load()
+    assert same_values_and_types(played, read, "trace") == []
 
 
 def test_resume_refuses_a_changed_plan(tmp_path: Path) -> None:
