@@ -4,8 +4,9 @@ One :class:`Players` serves a whole run: its helpers (a pool's processes, or a R
 first batch with more than one game, and stay for every later batch of a sequential run.
 
 This process plays too, except on a Ray cluster: it has the lab loaded already, so it plays from the
-first second while its helpers start (a pool's processes load numpy, numba and the kernels, some
-1.5–2 s of CPU each; a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
+first second while its helpers start (a pool's fork server imports numpy, numba and the lab once, some
+1 s of CPU on the project's machine, and each process then loads the kernels its games use, some 0.2 s;
+a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
 ``workers`` processes, not ``workers`` and an idle one. A thread of this process hands the helpers
 their games (two queued a helper) the moment one of theirs finishes; between its own games this
 process stores what they finished. On a cluster (``--ray HOST:PORT``) every game is a Ray task and this
