@@ -19,16 +19,26 @@ got stay put, and only a quiet machine shows the speed-up.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import secrets
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from boardlab.playtest.run import Plan, run_plan
+if TYPE_CHECKING:
+    from boardlab.playtest.run import Plan
+
+# The lab is imported in the functions, not here: a pool's process imports this script again (as
+# ``__mp_main__``: CPython's fork server does not preload it), and scipy and pyarrow, which the run
+# imports, cost it 0.7 s of CPU before its first game; ``boardlab playtest``'s own script imports
+# neither, so a worker of the command starts with the lab its fork server loaded.
 
 
 def timed(plan: Plan, **kwargs: object) -> tuple[float, float, int, tuple[float, float]]:
+    from boardlab.playtest.run import run_plan
+
     with tempfile.TemporaryDirectory() as folder:
         before = os.getloadavg()[0]
         began = time.perf_counter()
@@ -42,7 +52,7 @@ def ray_start_up() -> float:
     import ray
 
     began = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     ray.shutdown()
     return time.perf_counter() - began
 
@@ -65,6 +75,8 @@ def main() -> None:
           flush=True)
     if not args.no_ray:
         print(f"Ray start-up and shutdown alone: {ray_start_up():.1f} s", flush=True)
+    from boardlab.playtest.run import Plan
+
     for agent in args.agents:
         plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
         ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]

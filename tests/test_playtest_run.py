@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
+import threading
+from concurrent.futures import Future
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +16,8 @@ import boardlab
 from boardlab.ai.levels import LEVELS, make_agent
 from boardlab.cli.main import main
 from boardlab.core import registry
-from boardlab.playtest.players import Players
+from boardlab.core.registry import game_ids
+from boardlab.playtest.players import Players, PoolHelpers
 from boardlab.playtest.run import Plan, run_plan
 from boardlab.playtest.store import Store
 from boardlab.playtest.trace import GameJob, GameTrace, play_traced
@@ -96,6 +99,38 @@ def test_a_stopped_run_resumes_without_losing_or_repeating_a_game(tmp_path: Path
     assert fingerprint(resumed) == fingerprint(whole)
 
 
+def same_values_and_types(a: object, b: object, where: str) -> list[str]:
+    """Where ``a`` and ``b`` differ in a value or a type, looking inside lists, dicts and dataclasses."""
+    if type(a) is not type(b):
+        return [f"{where}: {type(a).__name__} against {type(b).__name__}"]
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{where}: {len(a)} items against {len(b)}"]
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True))
+                for d in same_values_and_types(x, y, f"{where}[{i}]")]
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            return [f"{where}: keys {sorted(a)} against {sorted(b)}"]
+        return [d for k in a for d in same_values_and_types(a[k], b[k], f"{where}[{k!r}]")]
+    if is_dataclass(a):
+        return [d for f in fields(a) for d in same_values_and_types(getattr(a, f.name), getattr(b, f.name),
+                                                                    f"{where}.{f.name}")]
+    return [] if a == b else [f"{where}: {a!r} against {b!r}"]
+
+
+@pytest.mark.parametrize("game", sorted(game_ids()))
+def test_a_stored_game_reads_back_as_it_was_played(game: str, tmp_path: Path) -> None:
+    # A run returns the games it played from memory, not read back from disk: that is only the same
+    # if reading back changes nothing, not a value, not a type (an int64 for an int, a tuple for a list).
+    job = Plan(game, {}, {}, ("random",), 1, seed=7, max_turns=12).jobs()[0]
+    played = play_traced(job)
+    store = Store(tmp_path)
+    store.add(played)
+    assert store.load() == [played]
+    (read,) = Store(tmp_path).load()
+    assert same_values_and_types(played, read, "trace") == []
+
+
 def test_resume_refuses_a_changed_plan(tmp_path: Path) -> None:
     run_plan(plan(games=1, skill_games=0), tmp_path, workers=1)
     with pytest.raises(boardlab.BoardlabError, match="games"):
@@ -148,6 +183,33 @@ def test_a_ray_the_run_starts_itself_serves_every_batch_of_a_sequential_run(tmp_
     on_ray = run_plan(undecided, tmp_path / "ray", workers=2, ray_address="local")
     assert len(here) == 24  # three batches of 4 games in each of two variants
     assert fingerprint(on_ray) == fingerprint(here)
+
+
+def test_helpers_get_their_next_game_while_this_process_plays_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # This process plays too; the helpers used to be topped up only between its own games, so a helper
+    # that finished its two queued games waited for this process's game to end (15% of its time at level 1).
+    jobs = Plan("ndengrod", dict(SMALL), {}, ("random",), 8, seed=5).jobs()
+    handed: list[str] = []
+    all_handed = threading.Event()
+    submit = PoolHelpers.submit
+
+    def counted(self: PoolHelpers, job: GameJob) -> Future[GameTrace]:
+        handed.append(job.key)
+        if len(handed) == len(jobs) - 1:
+            all_handed.set()
+        return submit(self, job)
+
+    def first_game_waits(job: GameJob) -> GameTrace:
+        all_handed.wait(timeout=120)
+        return play_traced(job)
+
+    monkeypatch.setattr(PoolHelpers, "submit", counted)
+    with Players(2) as players:
+        monkeypatch.setattr(players, "_play_here", first_game_waits)
+        traces = list(players.play(jobs))
+    assert all_handed.is_set(), f"the helper was handed {len(handed)} games while this process played its first"
+    assert traces[0].key == jobs[0].key  # this process's one game came first: the helper's waited for it
+    assert sorted(t.key for t in traces) == sorted(job.key for job in jobs)
 
 
 def test_players_refuse_a_worker_count_below_one() -> None:

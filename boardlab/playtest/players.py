@@ -4,11 +4,13 @@ One :class:`Players` serves a whole run: its helpers (a pool's processes, or a R
 first batch with more than one game, and stay for every later batch of a sequential run.
 
 This process plays too, except on a Ray cluster: it has the lab loaded already, so it plays from the
-first second while its helpers start (a pool's processes load numpy, numba and the kernels, some
-1.5–2 s of CPU each; a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
-``workers`` processes, not ``workers`` and an idle one. Between its own games it stores what the helpers
-finished and tops them up (two games a helper queued, so a helper rarely waits while this one plays).
-On a cluster (``--ray HOST:PORT``) every game is a Ray task and this process only collects them.
+first second while its helpers start (a pool's fork server imports numpy, numba and the lab once, some
+1 s of CPU on the project's machine, and each process then loads the kernels its games use, some 0.2 s;
+a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
+``workers`` processes, not ``workers`` and an idle one. A thread of this process hands the helpers
+their games (two queued a helper) the moment one of theirs finishes; between its own games this
+process stores what they finished. On a cluster (``--ray HOST:PORT``) every game is a Ray task and this
+process only collects them.
 
 A stop loses the games being played and those finished while this process played its last one; every
 stored game is whole. A game's moves depend on its job alone, so every way plays the same games.
@@ -18,9 +20,11 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import queue
 import threading
+from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.context import BaseContext
 from types import TracebackType
@@ -60,6 +64,11 @@ class PoolHelpers:
     def __init__(self, processes: int) -> None:
         self.capacity = processes
         self._pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context())
+        # Start the processes now, in the thread that starts the helpers: a pool starts them at its first
+        # games, and the first start waits for the fork server's imports (1.2 s in which the thread that
+        # plays here, had it handed out those games, played nothing).
+        for started in [self._pool.submit(os.getpid) for _ in range(processes)]:
+            started.result()
 
     def submit(self, job: GameJob) -> Future[GameTrace]:
         return self._pool.submit(play_traced, job)
@@ -148,7 +157,7 @@ class Players:
                 self._helpers = RayHelpers(self.ray_address, cpus)
             else:
                 self._helpers = PoolHelpers(self.workers - 1)
-        except BaseException as error:  # re-raised in the thread that plays
+        except BaseException as error:  # re-raised in the thread that plays, at every batch
             self._start_error = error
             return
         finally:
@@ -156,17 +165,19 @@ class Players:
         self._stop.wait()
         self._helpers.close()
 
-    def _ready_helpers(self, block: bool) -> Helpers | None:
-        """The helpers once started (starting them in the background on first use), else ``None``."""
+    def _start_helpers(self) -> None:
+        """Start the helpers in the background, once."""
         if self._keeper is None:
             self._keeper = threading.Thread(target=self._keep_helpers, name="playtest-helpers", daemon=True)
             self._keeper.start()
-        if block:
-            self._ready.wait()
+
+    def _wait_helpers(self) -> Helpers:
+        """The helpers, once they have started (or the error that stopped them)."""
+        self._ready.wait()
         if self._start_error is not None:
-            error, self._start_error = self._start_error, None
-            raise error
-        return self._helpers if self._ready.is_set() else None
+            raise self._start_error
+        assert self._helpers is not None
+        return self._helpers
 
     def play(self, jobs: list[GameJob]) -> Iterator[GameTrace]:
         """Every job's trace, in the order they finish."""
@@ -176,31 +187,103 @@ class Players:
                 yield play_traced(job)
             return
         plays_here = not self.on_cluster and (self.workers > 1 or self.ray_address is None)
-        queue = iter(jobs)
-        waiting = len(jobs)
-        running: set[Future[GameTrace]] = set()
-        helpers: Helpers | None = None
+        self._start_helpers()
+        share = _Share(jobs)
+        threading.Thread(target=self._feed, args=(share,), name="playtest-feeder", daemon=True).start()
         try:
-            while True:
-                if helpers is None:
-                    helpers = self._ready_helpers(block=not plays_here)
-                if helpers is not None:
-                    limit = len(jobs) if self.on_cluster else 2 * helpers.capacity
-                    while len(running) < limit and waiting:
-                        running.add(helpers.submit(next(queue)))
-                        waiting -= 1
-                finished = {future for future in running if future.done()}
-                running -= finished
-                for future in finished:
-                    yield future.result()
-                if plays_here and waiting:
-                    waiting -= 1
-                    yield play_traced(next(queue))
-                elif running:
-                    wait(running, return_when=FIRST_COMPLETED)
-                elif not waiting:
-                    break
+            for _ in jobs:
+                finished = share.next_finished(block=False)
+                if finished is None and plays_here:
+                    mine = share.take()
+                    if mine is not None:
+                        yield self._play_here(mine)
+                        continue
+                if finished is None:
+                    finished = share.next_finished(block=True)
+                assert finished is not None
+                yield finished.result()
         finally:
-            if helpers is not None:
-                for future in running:
-                    helpers.cancel(future)
+            share.close()
+
+    def _play_here(self, job: GameJob) -> GameTrace:
+        return play_traced(job)
+
+    def _feed(self, share: _Share) -> None:
+        """The feeder thread: hands the helpers their games as theirs finish, whatever this thread plays."""
+        try:
+            helpers = self._wait_helpers()
+            share.feed(helpers, limit=1 << 62 if self.on_cluster else 2 * helpers.capacity)
+        except BaseException as error:  # re-raised in the thread that plays
+            share.fail(error)
+
+
+class _Share:
+    """One batch's jobs, shared by the thread that plays here (one job at a time, :meth:`take`) and the
+    helpers, fed by their own thread of this process (:meth:`feed`) the moment one of their games
+    finishes, so a helper never waits for this process to finish a game of its own (with 2 games a
+    helper queued, it ran dry when both were shorter than this process's game: 15% of its time at
+    level 1). Finished helper games wait in a queue for the thread that plays, which stores them."""
+
+    def __init__(self, jobs: list[GameJob]) -> None:
+        self._jobs = deque(jobs)
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._finished: queue.SimpleQueue[Future[GameTrace] | BaseException] = queue.SimpleQueue()
+        self._running: set[Future[GameTrace]] = set()
+        self._helpers: Helpers | None = None
+        self._closed = False
+
+    def take(self) -> GameJob | None:
+        """The next job for this process, or ``None`` when every job is handed out."""
+        with self._lock:
+            return self._jobs.popleft() if self._jobs else None
+
+    def next_finished(self, block: bool) -> Future[GameTrace] | None:
+        """A game the helpers finished (waiting for one if ``block``), else ``None``."""
+        try:
+            item = self._finished.get(block=block)
+        except queue.Empty:
+            return None
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def feed(self, helpers: Helpers, limit: int) -> None:
+        """Keep ``limit`` games with ``helpers`` until no job is left or the batch is closed."""
+        while True:
+            self._wake.clear()
+            handed: list[Future[GameTrace]] = []
+            with self._lock:
+                if self._closed:
+                    return
+                self._helpers = helpers
+                while len(self._running) < limit and self._jobs:
+                    future = helpers.submit(self._jobs.popleft())
+                    self._running.add(future)
+                    handed.append(future)
+                left = bool(self._jobs)
+            for future in handed:
+                future.add_done_callback(self._done)
+            if not left:
+                return
+            self._wake.wait()
+
+    def _done(self, future: Future[GameTrace]) -> None:
+        with self._lock:
+            self._running.discard(future)
+        self._finished.put(future)
+        self._wake.set()
+
+    def fail(self, error: BaseException) -> None:
+        self._finished.put(error)
+
+    def close(self) -> None:
+        """Hand out nothing more and cancel the helpers' unfinished games."""
+        with self._lock:
+            self._closed = True
+            running, self._running = self._running, set()
+            helpers = self._helpers
+        self._wake.set()
+        if helpers is not None:
+            for future in running:
+                helpers.cancel(future)
