@@ -178,8 +178,8 @@ def _counts(owners: np.ndarray | None, seats: int) -> list[int]:
     return [int(np.count_nonzero(owners == seat)) for seat in range(seats)]
 
 
-def _captured(before: list[int], after: list[int], mover: int, owners_before: np.ndarray | None = None,
-              owners_after: np.ndarray | None = None) -> int:
+def _captured(before: list[int], after: list[int], mover: int, owners_before: np.ndarray | None,
+              owners_after: np.ndarray | None) -> int:
     """Pieces of other seats that left the board. A move after which every cell is occupied or empty as
     it was (a pie swap, a pass) captured nothing, though a swap changes whose pieces they are."""
     if owners_before is not None and owners_after is not None \
@@ -188,11 +188,11 @@ def _captured(before: list[int], after: list[int], mover: int, owners_before: np
     return sum(max(0, b - a) for seat, (b, a) in enumerate(zip(before, after, strict=True)) if seat != mover)
 
 
-def _capture_available(game: Game, state: State, before: list[int]) -> bool:
-    """Whether any legal move of the mover captures (a piece of another seat leaves the board)."""
+def _capture_available(game: Game, state: State, before: list[int], owners_before: np.ndarray | None) -> bool:
+    """Whether any legal move of the mover captures (a piece of another seat leaves the board); ``before``
+    and ``owners_before`` are the state's piece counts and occupancy."""
     mover = state.to_move
     assert mover is not None
-    owners_before = game.occupancy(state.data)
     for move in state.legal_moves():
         data = state.data.copy()
         for action in move.path:
@@ -316,7 +316,7 @@ def play_traced(job: GameJob) -> GameTrace:
         assert seat is not None
         turn = len(played)
         legal = len(state.legal_moves())
-        if capturing and first_contact is None and _capture_available(game, state, pieces):
+        if capturing and first_contact is None and _capture_available(game, state, pieces, owners):
             first_contact = turn
         agent = agents[seat]
         move_began = time.perf_counter()
