@@ -42,6 +42,7 @@ from typing import Any
 
 import boardlab
 from boardlab.ai.levels import make_agent
+from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
 from boardlab.core.registry import load
 from boardlab.errors import BoardlabError
@@ -179,14 +180,15 @@ class Plan:
     def agent_settings(self) -> dict[str, str]:
         """Every agent's full settings in this game (a level's name stands for other settings in each game
         and may in another version)."""
-        game = load(self.game, **self.variants()[0][1])
-        return {spec: make_agent(spec, seconds=self.seconds).describe(game) or "(no settings)"
-                for spec in sorted(self.specs())}
+        return self._describe_agents(load(self.game, **self.variants()[0][1]))
 
     def untuned_agent_settings(self) -> dict[str, str]:
         """The settings plans written before 27 November 2026 recorded: the levels' without the game's
         enhancements (``levels.TUNED``), although the games were played with them."""
-        return {spec: make_agent(spec, seconds=self.seconds).describe() or "(no settings)"
+        return self._describe_agents(None)
+
+    def _describe_agents(self, game: Game | None) -> dict[str, str]:
+        return {spec: make_agent(spec, seconds=self.seconds).describe(game) or "(no settings)"
                 for spec in sorted(self.specs())}
 
     def to_dict(self) -> dict[str, Any]:
