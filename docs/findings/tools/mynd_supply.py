@@ -14,7 +14,6 @@ import re
 import statistics
 import sys
 from collections import defaultdict
-from typing import Any
 
 from boardlab import records
 from boardlab.core import registry
@@ -29,14 +28,6 @@ def hands(state: State) -> list[int]:
     return [int(count) for _, count in _HAND.findall(str(state))]
 
 
-def final_state(game_id: str, options: dict[str, Any], record: str) -> State:
-    """The position after the record's last move."""
-    state = registry.load(game_id, **options).new_game()
-    for move in records.loads(record).moves:
-        state = state.play(move)
-    return state
-
-
 def summarise(folder: str) -> str:
     rows: dict[tuple[str, str], list[tuple[list[int], str, float]]] = defaultdict(list)
     starts: dict[str, int] = {}
@@ -45,7 +36,7 @@ def summarise(folder: str) -> str:
             continue
         options = dict(trace.options)
         starts[trace.variant] = hands(registry.load(trace.game, **options).new_game())[0] + 1  # + the peg
-        final = final_state(trace.game, options, trace.record)
+        final = records.loads(trace.record).replay()
         scores = sorted(float(score) for score in final.scores or (0, 0))
         rows[(trace.variant, "/".join(trace.agents))].append((hands(final), trace.ending, scores[-1] - scores[-2]))
     lines = [f"{folder}:", "| variant | agents | games | supply each | ran out (some seat) | mean left (least) "
