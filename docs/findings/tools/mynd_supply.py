@@ -14,6 +14,7 @@ import re
 import statistics
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 from boardlab import records
 from boardlab.core import registry
@@ -54,5 +55,9 @@ def summarise(folder: str) -> str:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: python docs/findings/tools/mynd_supply.py LAB_FOLDER [LAB_FOLDER ...]")
     for path in sys.argv[1:]:
+        if not (Path(path) / "plan.json").is_file():
+            sys.exit(f"{path}: not a playtest run's folder (no plan.json); give the --out folder of a Mynd run")
         print(summarise(path))
