@@ -12,10 +12,11 @@ import pytest
 import boardlab
 from boardlab.core import kernel
 from boardlab.core.layout import StateLayout, declared
+from boardlab.core.registry import game_ids
 from tests.test_conformance import option_sets
 
 
-@pytest.mark.parametrize("game_id", ["ndengrod", "gtbm", "horsmeier", "hmdg", "mynd"])  # the games converted so far
+@pytest.mark.parametrize("game_id", game_ids())
 def test_every_option_set_lays_the_state_out_without_overlap(game_id: str) -> None:
     sets: list[dict[str, Any]] = option_sets(boardlab.info(game_id))
     for options in sets:
