@@ -4,6 +4,7 @@ state's end."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -24,10 +25,11 @@ def test_every_option_set_lays_the_state_out_without_overlap(game_id: str) -> No
         layout = declared(game_id)
         state = game.new_game().data
         assert layout.problems(game.spec, len(state)) == [], options
-        fields = layout.fields(game.spec)
-        # The declaration covers the state: the last field ends where the state does.
-        assert max(field.end for field in fields) == len(state), options
-        assert min(field.start for field in fields) == kernel.HEADER
+        # The declaration covers the state: from the header's end to the state's, each entry in one
+        # field (unused ones declared spare), with no gap.
+        fields = sorted(layout.fields(game.spec), key=lambda field: field.start)
+        assert fields[0].start == kernel.HEADER and fields[-1].end == len(state), options
+        assert all(before.end == after.start for before, after in itertools.pairwise(fields)), options
 
 
 def _demo() -> StateLayout:
