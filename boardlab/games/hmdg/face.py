@@ -170,8 +170,8 @@ class HiddenMoveDoubleGomoku(Game):
                 spec[at] += 1
                 spec[at + spec[at]] = seg
         spec[cell_geom:] = geometry.ravel()
-        spec[k.S_SEGCOUNT] = k.STONES + 2 * cells
-        spec[k.S_STATE_LEN] = k.STONES + 2 * cells + 2 * count
+        for field, start in k.layout(cells, count).items():
+            spec[field] = start
         self._names = [f"{ROW_LETTERS[row]}{col + 1}" for row, col in topology.coords]
         self._points = {name: cell for cell, name in enumerate(self._names)}
         return spec
