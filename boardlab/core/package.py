@@ -41,12 +41,14 @@ class Samples:
     """Option sets the generic test suites play, chosen by the game that knows its sizes.
 
     ``quick``: small boards with tight caps, so that random games end within a few dozen decisions;
-    the first reaches the caps the game's length bounds are made of (the planes suite), all are
-    clicked through (the click suite). ``drawn``: boards drawn in every layout (the render suite).
+    the first reaches the caps the game's length bounds are made of (the planes suite, the web page
+    suite). ``clicked``: boards whose every legal move is entered click by click (the click suite;
+    none given: ``quick``). ``drawn``: boards drawn in every layout (the render suite).
     ``largest``: the defaults and the largest boards people play (the terminal-fit suite).
     """
 
     quick: tuple[Options, ...] = ({},)
+    clicked: tuple[Options, ...] = ()
     drawn: tuple[Options, ...] = ({},)
     largest: tuple[Options, ...] = ({},)
 

@@ -80,9 +80,11 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.gtbm.face:Gtbm",
-    renderer="boardlab.render.gtbm",
+    renderer="boardlab.games.gtbm.render",
+    counters="boardlab.games.gtbm.counters",
     samples=Samples(
-        quick=({"size": 4, "no_capture_limit": 3}, {"size": 6}),
+        quick=({"size": 4, "no_capture_limit": 3},),
+        clicked=({"size": 6},),
         drawn=({}, {"size": 16}),
         largest=({}, {"size": 16}),
     ),

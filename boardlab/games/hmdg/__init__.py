@@ -86,10 +86,12 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.hmdg.face:HiddenMoveDoubleGomoku",
-    renderer="boardlab.render.hmdg",
+    renderer="boardlab.games.hmdg.render",
+    print_kit="boardlab.games.hmdg.printing:pages",
     narrow_layouts=("below",),
     samples=Samples(
-        quick=({"size": 4, "line_length": 3}, {"size": 5, "line_length": 3}),
+        quick=({"size": 4, "line_length": 3},),
+        clicked=({"size": 5, "line_length": 3},),
         drawn=({}, {"size": 5, "line_length": 3, "setup": "fixed"}),
         largest=({},),
     ),

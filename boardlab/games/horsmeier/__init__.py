@@ -101,10 +101,13 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.horsmeier.face:Horsmeier",
-    renderer="boardlab.render.horsmeier",
+    renderer="boardlab.games.horsmeier.render",
+    print_kit="boardlab.games.horsmeier.printing:pages",
+    counters="boardlab.games.horsmeier.counters",
     narrow_layouts=("narrow",),
     samples=Samples(
-        quick=({"ply_cap": 30}, {}),
+        quick=({"ply_cap": 30},),
+        clicked=({},),
         drawn=({}, {"upgrade_rule": "since_last_change"}),
         largest=({}, {"upgrade_rule": "since_last_change"}),
     ),

@@ -104,11 +104,12 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mobiatus.face:Mobiatus",
-    renderer="boardlab.render.mobiatus",
+    renderer="boardlab.games.mobiatus.render",
+    print_kit="boardlab.games.mobiatus.printing:pages",
     narrow_layouts=("bands",),
     samples=Samples(
-        quick=(
-            {"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},
+        quick=({"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},),
+        clicked=(
             # a short strip: capture chains come early
             {"length": 8, "width": 3, "blue_offset": 4},
             {"length": 8, "width": 3, "blue_offset": 4, "first_player": "pie"},

@@ -132,9 +132,11 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mynd.face:Mynd",
-    renderer="boardlab.render.mynd",
+    renderer="boardlab.games.mynd.render",
+    counters="boardlab.games.mynd.counters",
     samples=Samples(
-        quick=({"size": 5, "players": 3, "ply_cap": 20}, {"size": 6, "players": 3}),
+        quick=({"size": 5, "players": 3, "ply_cap": 20},),
+        clicked=({"size": 6, "players": 3},),
         drawn=({"size": 7}, {"size": 7, "players": 4}, {"size": 7, "lock_on_enclose": True}),
         largest=({}, {"players": 3}, {"players": 4}),
     ),

@@ -82,9 +82,11 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.ndengrod.face:Ndengrod",
-    renderer="boardlab.render.ndengrod",
+    renderer="boardlab.games.ndengrod.render",
+    counters="boardlab.games.ndengrod.counters",
     samples=Samples(
-        quick=({"size": 3, "length": 3, "ply_cap": 9}, {"size": 3, "length": 3, "swap": True}),
+        quick=({"size": 3, "length": 3, "ply_cap": 9},),
+        clicked=({"size": 3, "length": 3, "swap": True},),
         drawn=({}, {"board": "trapezoid", "size": 4, "length": 4}, {"swap": True}),
         largest=({}, {"size": 8}),
     ),
