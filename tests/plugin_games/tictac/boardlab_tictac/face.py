@@ -79,6 +79,8 @@ class Tictac(Game):
         spec[[k.S_SIZE, k.S_CELLS, k.S_LENGTH, k.S_MISERE, k.S_LINES]] = (
             size, size * size, length, int(bool(self.options["misere"])), len(lines))
         spec[k.SPEC_LINES:] = np.array(lines, dtype=np.int64).ravel()
+        for field, start in k.LAYOUT.place({"BOARD": size * size}).items():
+            spec[field] = start
         self._names = tuple(f"{chr(ord('a') + col)}{size - row}" for row in range(size) for col in range(size))
         self._cells = {name: cell for cell, name in enumerate(self._names)}
         return spec
@@ -90,7 +92,7 @@ class Tictac(Game):
         return self._cells.get(name.strip().lower())
 
     def initial_data(self) -> np.ndarray:
-        return np.zeros(k.BOARD + self.size * self.size, dtype=np.int64)
+        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     # -- moves ----------------------------------------------------------------------------------
 

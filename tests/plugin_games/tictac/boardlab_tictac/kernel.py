@@ -1,16 +1,18 @@
 """Tic-tac-toe's rules as numba kernels (the contract of ``boardlab.core.kernel``).
 
-Spec: ``S_SIZE S_CELLS S_LENGTH S_MISERE S_LINES``, then from ``SPEC_LINES`` every line of ``length``
-cells, one after another (``S_LINES`` of them). State: the common header, then ``F_FILLED`` (stones
-on the board) and ``BOARD``, one value per cell: 0 empty, 1 x, 2 o. Actions: a cell places a stone.
+Spec: ``S_SIZE S_CELLS S_LENGTH S_MISERE S_LINES S_STATE_LEN``, then from ``SPEC_LINES`` every line of
+``length`` cells, one after another (``S_LINES`` of them). State (``LAYOUT``): the common header, then
+``F_FILLED`` (stones on the board) and ``BOARD``, one value per cell: 0 empty, 1 x, 2 o. Actions: a cell
+places a stone.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, HEADER, LEGAL_SIG, PLY, REASON_WIN, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, LEGAL_SIG, PLY, REASON_WIN, TO_MOVE
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.layout import StateLayout
 from boardlab.core.turns import compile_turns
 
 S_SIZE = 0
@@ -18,10 +20,12 @@ S_CELLS = 1
 S_LENGTH = 2
 S_MISERE = 3
 S_LINES = 4
-SPEC_LINES = 5
+S_STATE_LEN = 5
+SPEC_LINES = 6
 
-F_FILLED = HEADER
-BOARD = HEADER + 1
+LAYOUT = StateLayout("tictac", total=S_STATE_LEN, lengths=lambda spec: {"BOARD": int(spec[S_CELLS])})
+F_FILLED = LAYOUT.field("F_FILLED")
+BOARD = LAYOUT.sized("BOARD")
 
 REASON_FULL = 2
 
