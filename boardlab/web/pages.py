@@ -68,9 +68,20 @@ def game_page(request: Request, game_id: GameId, service: Service) -> HTMLRespon
     from boardlab.server.models import Game as GameRow
 
     with service.db.read() as session:
-        if session.get(GameRow, game_id) is None:
+        row = session.get(GameRow, game_id)
+        if row is None:
             raise NotFound(f"there is no game {game_id}")
-    return _page(request, "game.html", f"Game {game_id} · boardlab", game_id=game_id)
+        game = row.game
+    return _page(request, "game.html", f"Game {game_id} · boardlab", game_id=game_id,
+                 narrow_layout=narrow_layout(game))
+
+
+def narrow_layout(game: str) -> str:
+    """The layout a phone is shown first, where ``game``'s board has one made for narrow screens ('' if
+    not): the page's script knows no game, it reads this from the page."""
+    from boardlab import render  # imported with the first board drawn (the page asks for one next)
+
+    return next((name for name in render.layouts(game) if name in render.NARROW_LAYOUTS), "")
 
 
 @router.get("/account", response_class=HTMLResponse)

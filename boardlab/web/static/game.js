@@ -116,8 +116,8 @@
     if (layout === null) {
       // A phone's first picture: the layout made for narrow screens, where the game has one.
       layout = board.layout;
-      const narrow = board.layouts.find((name) => ["bands", "below", "narrow"].includes(name));
-      if (narrow && window.innerWidth < 600) { layout = narrow; return drawBoardNow(click); }
+      const narrow = $("game").dataset.narrowLayout;  // the page says which, where the game has one
+      if (narrow && board.layouts.includes(narrow) && window.innerWidth < 600) { layout = narrow; return drawBoardNow(click); }
     }
     const hadFocus = $("board").contains(document.activeElement);
     $("board").innerHTML = board.svg;
