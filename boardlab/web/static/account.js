@@ -1,12 +1,9 @@
 // The account pages: change the password or the e-mail address (/account); ask for a password reset
 // link, and set a new password from it (/reset, the one-time token after the # of the e-mailed link,
 // so that it never reaches a server's log).
-import { api, el, whoAmI, byId as $ } from "./common.js";
+import { api, el, tell, whoAmI, byId as $ } from "./common.js";
 
-function say(id, text, kind = "error") {
-  $(id).textContent = text;
-  $(id).className = `message ${kind}`;
-}
+const say = (id, text, kind = "error") => tell($(id), text, kind);
 
 // -- /account --------------------------------------------------------------------------------
 

@@ -69,6 +69,12 @@ export function el(tag, attributes = {}, ...children) {
 
 export const byId = (id) => document.getElementById(id);
 
+// A page's message line: an error (what was refused, and why), or what was done (kind "info").
+export function tell(node, text, kind = "error") {
+  node.textContent = text || "";
+  node.className = `message ${kind}`;
+}
+
 // Who is signed in: asked once per page (every module that wants it shares the one request).
 let signedIn = null;
 export function whoAmI() {
