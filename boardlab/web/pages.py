@@ -72,9 +72,14 @@ def game_page(request: Request, game_id: GameId, service: Service) -> HTMLRespon
         if row is None:
             raise NotFound(f"there is no game {game_id}")
         kind = row.game
-    # The layouts the game's package made for narrow screens, for the script to choose on a phone.
     return _page(request, "game.html", f"Game {game_id} · boardlab", game_id=game_id,
-                 narrow_layouts=" ".join(package(kind).narrow_layouts))
+                 narrow_layout=narrow_layout(kind))
+
+
+def narrow_layout(game: str) -> str:
+    """The layout a phone is shown first: the first its package made for narrow screens ('' if none).
+    The page's script knows no game; it reads this from the page."""
+    return next(iter(package(game).narrow_layouts), "")
 
 
 @router.get("/account", response_class=HTMLResponse)
