@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
-from boardlab.server.errors import ApiError
+from boardlab.server.errors import Unavailable
 
 log = logging.getLogger("boardlab.server")
 _T = TypeVar("_T")
@@ -38,11 +38,9 @@ class WriterBusy(Exception):
     """SQLite's write lock is held by another transaction, and the caller would not wait for it."""
 
 
-class CommitLost(ApiError):
+class CommitLost(Unavailable):
     """The database connection was lost while a transaction was being committed: whether it was stored
     cannot be known here (so it is not run again)."""
-
-    status = 503
 
 
 def _committing(connection: Connection | Session) -> None:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, text
 
 from boardlab.server.errors import Conflict
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:
     from boardlab.server.service import GameService
@@ -193,7 +194,7 @@ class Worker:
         service = self.service
         with service.db.read() as session:
             row = session.get(play.GameRow, job.game_id)
-            if row is None or row.status != "active" or row.version != job.version:
+            if row is None or row.status != GameStatus.ACTIVE or row.version != job.version:
                 row = None
             else:
                 search = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, job.game_id),

@@ -24,11 +24,12 @@ from boardlab.outcome import outcome_sentence
 from boardlab.server import clocks, ratings, warmup
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
-from boardlab.server.errors import Conflict, Forbidden, NotFound, Unauthorised
+from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import MoveRow, Seat, User
 from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:  # at run time these come with the first game loaded (numba): the server starts without them
     from boardlab import records
@@ -171,7 +172,7 @@ def viewing_seat(row: GameRow, actor: Actor, requested: int | None) -> int | Non
     held = seats_held(row, actor)
     if requested is not None:
         if requested not in held:
-            raise Forbidden(f"you do not hold seat {requested} of game {row.id}"
+            raise NotAllowed(f"you do not hold seat {requested} of game {row.id}"
                             + (f"; you hold {', '.join(map(str, held))}" if held else ""))
         return requested
     if not held:
@@ -184,11 +185,11 @@ def acting_seat(row: GameRow, actor: Actor, requested: int | None, what: str) ->
     held = seats_held(row, actor)
     if not held:
         if actor.user is None and not actor.seat_tokens:
-            raise Unauthorised(f"log in or give a seat token to {what}")
-        raise Forbidden(f"you hold no seat in game {row.id}, so you cannot {what}")
+            raise NotLoggedIn(f"log in or give a seat token to {what}")
+        raise NotAllowed(f"you hold no seat in game {row.id}, so you cannot {what}")
     if requested is not None:
         if requested not in held:
-            raise Forbidden(f"you do not hold seat {requested} of game {row.id}")
+            raise NotAllowed(f"you do not hold seat {requested} of game {row.id}")
         return requested
     if len(held) > 1:
         return row.to_move if row.to_move in held else held[0]
@@ -436,7 +437,7 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
     at = clocks.now()
     row = GameRow(game=game.id, variant=variant, options=dict(game.options), rules_version=game.rules_version,
                   start=record.start if record is not None else None,
-                  seed=secrets.randbits(31), status="challenge", ply=0, to_move=None, created_at=at,
+                  seed=secrets.randbits(31), status=GameStatus.CHALLENGE, ply=0, to_move=None, created_at=at,
                   created_by=actor.user.id if actor.user else None, version=1, undos=0,
                   time_control=control.kind, days_per_move=control.days_per_move,
                   base_seconds=control.base_seconds, increment_seconds=control.increment_seconds,
@@ -490,11 +491,11 @@ def time_control_for(request: CreateGameRequest, people: int) -> TimeControl:
 def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatRequest) -> tuple[Seat, str | None]:
     if spec.kind == "me":
         if actor.user is None:
-            raise Unauthorised("log in to take a seat as yourself (or ask for a guest seat)")
+            raise NotLoggedIn("log in to take a seat as yourself (or ask for a guest seat)")
         return Seat(seat=number, kind="user", user_id=actor.user.id, accepted=True), None
     if spec.kind == "user":
         if actor.user is None:
-            raise Unauthorised("log in to challenge a user")
+            raise NotLoggedIn("log in to challenge a user")
         if not spec.user:
             raise BoardlabError(f"seat {number}: kind 'user' needs the user's name in 'user'")
         user = session.scalar(select(User).where(User.name_key == spec.user.lower()))
@@ -516,7 +517,7 @@ def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatReq
 
 def start(row: GameRow, state: State, at: datetime) -> None:
     control = time_control(row)
-    row.status = "active"
+    row.status = GameStatus.ACTIVE
     row.started_at = at
     row.to_move = state.to_move
     for seat in row.seats:
@@ -536,9 +537,9 @@ def _start_turn(row: GameRow, at: datetime) -> None:
 
 def accept(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
     if actor.user is None:
-        raise Unauthorised("log in to accept a challenge")
+        raise NotLoggedIn("log in to accept a challenge")
     row = lock_game(session, game_id)
-    if row.status != "challenge":
+    if row.status != GameStatus.CHALLENGE:
         raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
     mine = [s for s in row.seats if s.kind == "user" and s.user_id == actor.user.id and not s.accepted]
     holds = any(s.user_id == actor.user.id for s in row.seats)
@@ -547,7 +548,7 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
     if requested is not None:
         choices = [s for s in choices if s.seat == requested]
     if not choices:
-        raise Forbidden(f"game {game_id} has no seat waiting for you" +
+        raise NotAllowed(f"game {game_id} has no seat waiting for you" +
                         (f" (seat {requested})" if requested is not None else ""))
     seat = choices[0]
     seat.user_id, seat.accepted = actor.user.id, True
@@ -561,14 +562,14 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
 
 def decline(session: Session, actor: Actor, game_id: int) -> GameRow:
     if actor.user is None:
-        raise Unauthorised("log in to decline a challenge")
+        raise NotLoggedIn("log in to decline a challenge")
     row = lock_game(session, game_id)
-    if row.status != "challenge":
+    if row.status != GameStatus.CHALLENGE:
         raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
     invited = any(s.kind == "user" and s.user_id == actor.user.id for s in row.seats)
     if not invited and row.created_by != actor.user.id:
-        raise Forbidden(f"challenge {game_id} is not addressed to you")
-    row.status, row.finished_at, row.version = "declined", clocks.now(), row.version + 1
+        raise NotAllowed(f"challenge {game_id} is not addressed to you")
+    row.status, row.finished_at, row.version = GameStatus.DECLINED, clocks.now(), row.version + 1
     return row
 
 
@@ -580,12 +581,12 @@ def rematch(session: Session, actor: Actor, game_id: int) -> Created:
     old = lock_game(session, game_id)
     held = seats_held(old, actor)
     if not held:
-        raise Forbidden(f"you hold no seat in game {game_id}; only its players can ask for a rematch")
-    if old.status != "finished":
+        raise NotAllowed(f"you hold no seat in game {game_id}; only its players can ask for a rematch")
+    if old.status != GameStatus.FINISHED:
         raise Conflict(f"game {game_id} is {old.status}; a rematch follows a finished game")
     if old.rematch is not None:
         offered = lock_game(session, old.rematch)
-        waiting = actor.user is not None and offered.status == "challenge" and any(
+        waiting = actor.user is not None and offered.status == GameStatus.CHALLENGE and any(
             s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in offered.seats)
         if waiting:
             assert actor.user is not None
@@ -608,7 +609,7 @@ def rematch(session: Session, actor: Actor, game_id: int) -> Created:
             specs.append(SeatRequest(kind="ai", agent=seat.agent))
         elif seat.kind == "guest":
             if seat.seat not in held:
-                raise Forbidden("the other player is a guest (no account): send them a new invitation from "
+                raise NotAllowed("the other player is a guest (no account): send them a new invitation from "
                                 "the new-game page instead")
             specs.append(SeatRequest(kind="guest"))
         else:
@@ -644,8 +645,8 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
-    if row.status != "active":
-        raise Conflict(f"game {game_id} is {'over' if row.status == 'finished' else row.status}; no moves")
+    if row.status != GameStatus.ACTIVE:
+        raise Conflict(f"game {game_id} is {'over' if row.status == GameStatus.FINISHED else row.status}; no moves")
     if ply != row.ply or (version is not None and version != row.version):
         raise Conflict(f"stale move: the game is at ply {row.ply}, the move was made at ply {ply}")
     assert row.to_move is not None
@@ -654,7 +655,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         if not any(s.seat == seat and s.kind == "ai" for s in row.seats):
             raise Conflict(f"seat {seat} of game {game_id} is not the computer's")
     elif (requested is not None and requested != seat) or seat not in held:
-        raise Forbidden(f"it is seat {seat}'s turn, and you do not hold that seat")
+        raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
     if row.deadline is not None and row.deadline <= at:
         before_timeout = current_state(connection, row, cache)
@@ -689,7 +690,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
 def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime,
            state: State) -> None:
     """End the game in ``row`` (``state``: its last position) with ``result``, and say how in words."""
-    row.status, row.result, row.termination, row.loser = "finished", result, termination, loser
+    row.status, row.result, row.termination, row.loser = GameStatus.FINISHED, result, termination, loser
     row.to_move, row.deadline, row.finished_at, row.ai_lease_until = None, None, at, None
     row.draw_offers, row.undo_request = [], None
     row.end_reason = state.end_reason if termination == RULES and state.is_over else None
@@ -724,7 +725,7 @@ def timeout(row: GameRow, at: datetime, state: State) -> None:
 def resign(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "resign")
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; only a game in play can be resigned")
     at = clocks.now()
     finish(row, lost_by(row, seat), RESIGNATION, seat, at, current_state(session, row, cache))
@@ -741,7 +742,7 @@ def draw(session: Session, actor: Actor, game_id: int, action: str, requested: i
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "offer a draw")
     held = seats_held(row, actor)
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; draws are offered during play")
     offers = set(row.draw_offers or [])
     if action == "decline":
@@ -775,7 +776,7 @@ def undo(session: Session, actor: Actor, game_id: int, action: str, requested: i
     row = lock_game(session, game_id)
     held = seats_held(row, actor)
     seat = acting_seat(row, actor, requested, "ask for a takeback")
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; takebacks are asked during play")
     if not game_of(row).info.perfect_information:
         raise Conflict(f"{row.game} has hidden information: a move cannot be taken back once its "
@@ -792,7 +793,7 @@ def undo(session: Session, actor: Actor, game_id: int, action: str, requested: i
         if row.undo_request is None:
             raise Conflict("nobody asked for a takeback")
         if row.undo_request in held and not set(held) - {row.undo_request}:
-            raise Forbidden("the other player answers your takeback request")
+            raise NotAllowed("the other player answers your takeback request")
         if action == "grant":
             return _take_back(session, row, row.undo_request, cache)
         row.undo_request = None
@@ -822,6 +823,6 @@ def _take_back(session: Session, row: GameRow, seat: int, cache: StateCache) -> 
 
 def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:
     return [(i, v) for i, v in session.execute(
-        select(GameRow.id, GameRow.version).where(GameRow.status == "active", GameRow.deadline <= at))]
+        select(GameRow.id, GameRow.version).where(GameRow.status == GameStatus.ACTIVE, GameRow.deadline <= at))]
 
 

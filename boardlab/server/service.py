@@ -27,7 +27,7 @@ from boardlab.core.registry import info
 from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, ratings, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
-from boardlab.server.errors import Conflict, Forbidden, Unauthorised
+from boardlab.server.errors import Conflict, NotAllowed, NotLoggedIn
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
@@ -59,6 +59,7 @@ from boardlab.server.schemas import (
     TokenOut,
     UserOut,
 )
+from boardlab.server.status import UNDER_WAY, GameStatus
 from boardlab.server.warmup import Warmup
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class GameService:
         with self.db.read() as session:
             user = accounts.user_for_token(session, token)
         if user is None:
-            raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
+            raise NotLoggedIn("the token is not valid (expired, logged out or mistyped); log in again")
         self._tokens[token] = (time.monotonic() + TOKEN_MEMORY * (0.5 + random.random() / 2), user)
         if len(self._tokens) > 10_000:
             self._tokens.clear()
@@ -211,7 +212,7 @@ class GameService:
         user, stored, attempt = await run_in_threadpool(self._claim_login, keys, request.name)
         right = await self._slow(self._passwords, accounts.password_matches, stored, request.password)
         if not right or user is None:
-            raise Unauthorised("wrong name or password")
+            raise NotLoggedIn("wrong name or password")
         return await run_in_threadpool(self._finish_login, user, attempt, request.kind)
 
     def _claim_login(self, keys: list[str], name: str) -> tuple[User | None, str | None, list[int]]:
@@ -240,7 +241,7 @@ class GameService:
         keys = login_keys(user.name, address)
         stored, attempt = await run_in_threadpool(self._claim_check, keys, user)
         if not await self._slow(self._passwords, accounts.password_matches, stored, password) or stored is None:
-            raise Unauthorised(wrong)
+            raise NotLoggedIn(wrong)
         return stored, attempt
 
     def _claim_check(self, keys: list[str], user: User) -> tuple[str | None, list[int]]:
@@ -403,7 +404,8 @@ class GameService:
         row = created.row
         self.cache.put(row, created.state)
         self._after(old, self._state_after(old), "rematch")
-        self._after(row, created.state, "created" if created.invitations or row.status == "challenge" else "accepted")
+        self._after(row, created.state,
+                    "created" if created.invitations or row.status == GameStatus.CHALLENGE else "accepted")
         links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
                  for seat, token in created.invitations.items()}
         viewer = Actor(actor.user, actor.seat_tokens + tuple(created.invitations.values()))
@@ -457,7 +459,7 @@ class GameService:
             players = [play.seat_name(s) or "open" for s in row.seats]
             started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
             tags = {"server_game": str(row.id), "time_control": play.time_control(row).describe()}
-            if row.status == "finished":
+            if row.status == GameStatus.FINISHED:
                 assert row.result is not None
                 known = set(play.seats_held(row, actor)) | state.game.revealed_at_end(row.result)
                 record = records.GameRecord.known_to(state, viewer, known, players=players, seed=row.seed,
@@ -481,7 +483,7 @@ class GameService:
     def lobby(self, actor: Actor) -> LobbyOut:
         with self.db.read() as session:
             open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
-            challenges = session.scalars(select(GameRow).where(GameRow.status == "challenge", open_seat)
+            challenges = session.scalars(select(GameRow).where(GameRow.status == GameStatus.CHALLENGE, open_seat)
                                          .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
             playing = lists.watch(session, LIST_LIMIT)
             return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
@@ -490,7 +492,7 @@ class GameService:
 
     def my_games(self, actor: Actor) -> list[GameSummary]:
         if actor.user is None:
-            raise Unauthorised("log in to list your games")
+            raise NotLoggedIn("log in to list your games")
         with self.db.read() as session:
             return self._my_games(session, actor)
 
@@ -500,15 +502,15 @@ class GameService:
         seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == actor.user.id)
         rows = session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(200)).all()
         games = [self._summary(r, actor) for r in rows]
-        finished = [g for g in games if g.status not in ("active", "challenge")][:LIST_LIMIT]
-        current = [g for g in games if g.status in ("active", "challenge")]
-        current.sort(key=lambda g: (not (g.your_turn or g.invited), g.status != "active", -g.id))
+        finished = [g for g in games if g.status not in UNDER_WAY][:LIST_LIMIT]
+        current = [g for g in games if g.status in UNDER_WAY]
+        current.sort(key=lambda g: (not (g.your_turn or g.invited), g.status != GameStatus.ACTIVE, -g.id))
         return current + finished
 
     @staticmethod
     def _summary(row: GameRow, actor: Actor) -> GameSummary:
         held = play.seats_held(row, actor)
-        invited = actor.user is not None and row.status == "challenge" and any(
+        invited = actor.user is not None and row.status == GameStatus.CHALLENGE and any(
             s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in row.seats)
         return views.summary(row, held, invited)
 
@@ -569,9 +571,9 @@ class GameService:
             at = row.ply if ply is None else ply
             rule = hints.hint_rule(row, views.position_at(row, state, at), held, at == row.ply)
             if rule.seat is None:
-                raise Forbidden(rule.why_not)
-            if row.status == "active" and seat is not None and seat != rule.seat:
-                raise Forbidden(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
+                raise NotAllowed(rule.why_not)
+            if row.status == GameStatus.ACTIVE and seat is not None and seat != rule.seat:
+                raise NotAllowed(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
             # The worker replays the moves and searches only ``state.view(rule.seat)``.
             job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id)[:at], rule.seat,
                          ai.HINT_AGENT, row.seed + at)
@@ -606,7 +608,7 @@ class GameService:
                 self._mail(row, state, what)
             except Exception:  # a notice must never undo a move
                 log.exception("could not write the notice for game %s", row.id)
-        if row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
+        if row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
             self.request_ai(row.id)
 
     def _mail(self, row: GameRow, state: State, what: str) -> None:
@@ -623,14 +625,14 @@ class GameService:
         at = clocks.now()
         with self.db.write() as session:
             row = session.get(GameRow, game_id)
-            if row is None or row.status != "active":
+            if row is None or row.status != GameStatus.ACTIVE:
                 return False
             seat = next((s for s in row.seats if s.seat == row.to_move and s.kind == "ai"), None)
             if seat is None or seat.agent is None:
                 return False
             taken = session.execute(
                 update(GameRow).where(GameRow.id == game_id, GameRow.version == row.version,
-                                      GameRow.status == "active",
+                                      GameRow.status == GameStatus.ACTIVE,
                                       or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at))
                 .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
             if taken.rowcount != 1:  # type: ignore[attr-defined]
@@ -677,7 +679,8 @@ class GameService:
         (``--ai-queue``): 0 while a worker searches it, n when n-1 wait ahead of it."""
         with self.db.read() as session:
             row = play.get_game(session, game_id)
-            thinking = row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats)
+            thinking = row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai"
+                                                               for s in row.seats)
             place = jobs.queue_place(session.connection(), game_id, clocks.now()) \
                 if thinking and self.settings.ai_queue else None
         return ComputerTurnOut(thinking=thinking, queue_place=place)
@@ -693,7 +696,7 @@ class GameService:
             mover = aliased(Seat)
             waiting = list(session.scalars(
                 select(GameRow.id).join(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
-                .where(GameRow.status == "active", mover.kind == "ai",
+                .where(GameRow.status == GameStatus.ACTIVE, mover.kind == "ai",
                        or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at)).limit(100)))
         ended = 0
         for game_id, version in due:
@@ -712,7 +715,7 @@ class GameService:
         with self.db.write() as session:
             row = play.lock_game(session, game_id)
             # The conditional part: finished once, by whichever worker sees this version first.
-            if row.status != "active" or row.version != version or row.deadline is None or row.deadline > at:
+            if row.status != GameStatus.ACTIVE or row.version != version or row.deadline is None or row.deadline > at:
                 return 0
             play.timeout(row, at, play.current_state(session, row, self.cache))
             ratings.settle(session.connection(), row, at)

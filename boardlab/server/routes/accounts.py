@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from boardlab.server import accounts
-from boardlab.server.errors import Unauthorised
+from boardlab.server.errors import NotLoggedIn
 from boardlab.server.routes.deps import COOKIE, Caller, Service, bearer
 from boardlab.server.schemas import (
     EmailChange,
@@ -61,7 +61,7 @@ def logout(request: Request, service: Service, response: Response) -> None:
 @router.get("/me", response_model=UserOut)
 def me(caller: Caller) -> UserOut:
     if caller.user is None:
-        raise Unauthorised("not logged in")
+        raise NotLoggedIn("not logged in")
     return UserOut(name=caller.user.name, email=caller.user.email)
 
 

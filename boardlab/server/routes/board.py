@@ -18,6 +18,7 @@ from boardlab.errors import BoardlabError
 from boardlab.server import play, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
+from boardlab.server.status import GameStatus
 from boardlab.server.strict_json import StrictJsonRoute
 
 if TYPE_CHECKING:  # the render layer (and the kernels under it) is imported with the first board drawn
@@ -81,9 +82,9 @@ def board(game_id: GameId, caller: Caller, service: Service,
         row = play.get_game(session, game_id)
         state: State = play.current_state(session, row, service.cache)
         viewer = play.viewing_seat(row, caller, seat)
-        version, current, active = row.version, row.ply, row.status == "active"
+        version, current, active = row.version, row.ply, row.status == GameStatus.ACTIVE
         # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
-        ending = views.describe(row, state.view(viewer)) if row.status == "finished" else None
+        ending = views.describe(row, state.view(viewer)) if row.status == GameStatus.FINISHED else None
     if ply is not None and not 0 <= ply <= current:
         raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {current}")
     shown = state

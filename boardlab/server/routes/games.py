@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.server.db import WriterBusy
-from boardlab.server.errors import ApiError
+from boardlab.server.errors import Unavailable
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.schemas import (
@@ -35,6 +35,7 @@ from boardlab.server.schemas import (
     ServerStatusOut,
     UndoRequest,
 )
+from boardlab.server.status import GameStatus
 from boardlab.server.strict_json import StrictJsonRoute
 
 router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJsonRoute)
@@ -141,7 +142,7 @@ async def hint(game_id: GameId, caller: Caller, service: Service, request: Reque
     try:
         found = await asyncio.wait_for(asyncio.wrap_future(future), HINT_SECONDS)
     except TimeoutError:
-        raise ApiError("the hint took too long; try again", status=503) from None
+        raise Unavailable("the hint took too long; try again") from None
     return service.hint_out(seat, ply, found)
 
 
@@ -210,11 +211,11 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
                 if out.version != sent:
                     sent = out.version
                     yield f"id: {out.version}\nevent: game\ndata: {out.model_dump_json()}\n\n"
-                if out.status in ("finished", "declined"):
+                if out.status.is_over:
                     if not ended:
                         ended = True
                         yield f"event: end\ndata: {json.dumps({'status': out.status})}\n\n"
-                    if not after_end or out.status == "declined" or out.rematch is not None:
+                    if not after_end or out.status == GameStatus.DECLINED or out.rematch is not None:
                         return
                 try:
                     await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
