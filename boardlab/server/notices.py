@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from boardlab.server.models import Game as GameRow
-from boardlab.server.play import game_of
+from boardlab.server.positions import game_of
 from boardlab.server.status import GameStatus
 from boardlab.server.views import describe
 

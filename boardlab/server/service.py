@@ -18,20 +18,20 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Connection, exists, or_, select, update
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.core.registry import info
-from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, ratings, views
+from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, positions, ratings, repository, views
 from boardlab.server.config import Settings
 from boardlab.server.db import Database
 from boardlab.server.errors import Conflict, NotAllowed, NotLoggedIn
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
-from boardlab.server.models import Seat, User
+from boardlab.server.models import User
 from boardlab.server.names import name_key
 from boardlab.server.play import Actor
 from boardlab.server.ratelimit import RateLimit
@@ -121,7 +121,7 @@ class GameService:
     def __init__(self, settings: Settings, db: Database | None = None) -> None:
         self.settings = settings
         self.db = db or Database(settings.db_url)
-        self.cache = play.StateCache()
+        self.cache = positions.StateCache()
         self.broker = Broker()
         self.notifier: LocalNotifier | PostgresNotifier = (
             LocalNotifier(self.broker) if self.db.is_sqlite else PostgresNotifier(self.broker, settings.db_url))
@@ -145,8 +145,7 @@ class GameService:
         if self._searching:  # hand the turns back, so that the next server to start takes them at once
             try:
                 with self.db.write() as session:
-                    session.execute(update(GameRow).where(GameRow.id.in_(list(self._searching)))
-                                    .values(ai_lease_until=None).execution_options(synchronize_session=False))
+                    repository.hand_back_computer_turns(session, list(self._searching))
             except Exception:
                 log.exception("could not hand back the computer's turns")
         self.notifier.stop()
@@ -357,17 +356,17 @@ class GameService:
 
     def show(self, actor: Actor, game_id: int, seat: int | None = None, at_ply: int | None = None) -> GameOut:
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
+            row = repository.get_game(session, game_id)
             if at_ply is not None and not 0 <= at_ply <= row.ply:
                 raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             return self._out(session, row, actor, seat, at_ply)
 
     def _out(self, session: Session, row: GameRow, actor: Actor, seat: int | None,
              at_ply: int | None = None) -> GameOut:
-        state = play.current_state(session, row, self.cache)
+        state = positions.current_state(session, row, self.cache)
         held = play.seats_held(row, actor)
         viewer = play.viewing_seat(row, actor, seat)
-        move_rows = play.known_moves(session, row, self.cache)
+        move_rows = positions.known_moves(session, row, self.cache)
         rule = hints.hint_rule(row, views.position_at(row, state, at_ply), held, at_ply in (None, row.ply))
         return views.game_out(row, state, viewer, held, move_rows, rule.seat is not None, at_ply)
 
@@ -399,7 +398,7 @@ class GameService:
         """The rematch of a finished game (offered now, or the one offered already, accepted)."""
         with self.db.write() as session:
             created = play.rematch(session, actor, game_id)
-            old = play.get_game(session, game_id)
+            old = repository.get_game(session, game_id)
             self._stage(session, created.row, old)
         row = created.row
         self.cache.put(row, created.state)
@@ -453,8 +452,8 @@ class GameService:
         from boardlab import records
 
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
-            state = play.current_state(session, row, self.cache)
+            row = repository.get_game(session, game_id)
+            state = positions.current_state(session, row, self.cache)
             viewer = play.viewing_seat(row, actor, seat)
             players = [play.seat_name(s) or "open" for s in row.seats]
             started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
@@ -482,9 +481,7 @@ class GameService:
 
     def lobby(self, actor: Actor) -> LobbyOut:
         with self.db.read() as session:
-            open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
-            challenges = session.scalars(select(GameRow).where(GameRow.status == GameStatus.CHALLENGE, open_seat)
-                                         .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
+            challenges = repository.open_challenges(session, LIST_LIMIT)
             playing = lists.watch(session, LIST_LIMIT)
             return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
                             my_games=self._my_games(session, actor),
@@ -499,8 +496,7 @@ class GameService:
     def _my_games(self, session: Session, actor: Actor) -> list[GameSummary]:
         if actor.user is None:
             return []
-        seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == actor.user.id)
-        rows = session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(200)).all()
+        rows = repository.games_of_user(session, actor.user.id, 200)
         games = [self._summary(r, actor) for r in rows]
         finished = [g for g in games if g.status not in UNDER_WAY][:LIST_LIMIT]
         current = [g for g in games if g.status in UNDER_WAY]
@@ -540,7 +536,7 @@ class GameService:
         game_id = info(game).id
         with self.db.read() as session:
             leaders = ratings.leaders(session.connection(), game_id, limit)
-            names = dict(session.execute(select(User.id, User.name).where(User.id.in_([u for u, *_ in leaders]))).all())
+            names = repository.user_names(session, [user for user, *_ in leaders])
             return LeaderboardOut(game=game_id, game_name=info(game_id).name, players=[
                 LeaderOut(rank=rank, name=names[user], rating=rating, deviation=deviation,
                           provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games)
@@ -561,13 +557,13 @@ class GameService:
         """Start the search for a hint (see :mod:`.hints` for who may have one) at the position after
         ``ply`` moves (``None``: now); the seat it is for, that ply, and the search's future."""
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
+            row = repository.get_game(session, game_id)
             if ply is not None and not 0 <= ply <= row.ply:
                 raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             held = play.seats_held(row, actor)
             if seat is not None:
                 play.viewing_seat(row, actor, seat)  # 403 unless the caller holds the seat asked for
-            state = play.current_state(session, row, self.cache)
+            state = positions.current_state(session, row, self.cache)
             at = row.ply if ply is None else ply
             rule = hints.hint_rule(row, views.position_at(row, state, at), held, at == row.ply)
             if rule.seat is None:
@@ -575,7 +571,7 @@ class GameService:
             if row.status == GameStatus.ACTIVE and seat is not None and seat != rule.seat:
                 raise NotAllowed(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
             # The worker replays the moves and searches only ``state.view(rule.seat)``.
-            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id)[:at], rule.seat,
+            job = ai.Job(row.game, dict(row.options), row.start, repository.move_texts(session, row.id)[:at], rule.seat,
                          ai.HINT_AGENT, row.seed + at)
             return rule.seat, at, self.ai.submit(ai.analyse, job)
 
@@ -599,7 +595,7 @@ class GameService:
 
     def _state_after(self, row: GameRow) -> State:
         with self.db.read() as session:
-            return play.current_state(session, row, self.cache)
+            return positions.current_state(session, row, self.cache)
 
     def _after(self, row: GameRow, state: State, what: str) -> None:
         self.notifier.committed(self._channels(row))
@@ -624,24 +620,19 @@ class GameService:
         taken the turn (a lease row, so that one worker plays it even with several)."""
         at = clocks.now()
         with self.db.write() as session:
-            row = session.get(GameRow, game_id)
+            row = repository.find_game(session, game_id)
             if row is None or row.status != GameStatus.ACTIVE:
                 return False
             seat = next((s for s in row.seats if s.seat == row.to_move and s.kind == "ai"), None)
             if seat is None or seat.agent is None:
                 return False
-            taken = session.execute(
-                update(GameRow).where(GameRow.id == game_id, GameRow.version == row.version,
-                                      GameRow.status == GameStatus.ACTIVE,
-                                      or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at))
-                .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
-            if taken.rowcount != 1:  # type: ignore[attr-defined]
+            if not repository.take_computer_turn(session, row, at, at + AI_LEASE):
                 return False
             if self.settings.ai_queue:  # for a `boardlab ai-worker` to take (see boardlab.server.jobs)
                 jobs.queue(session.connection(), game_id, row.version, row.ply, seat.seat, seat.agent,
                            row.seed + row.ply, at)
                 return True
-            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
+            job = ai.Job(row.game, dict(row.options), row.start, repository.move_texts(session, game_id), seat.seat,
                          seat.agent, row.seed + row.ply)
             version, ply = row.version, row.ply
         self._searching.add(game_id)
@@ -678,7 +669,7 @@ class GameService:
         """Whether the computer is to move in the game, and where its search stands among the queued ones
         (``--ai-queue``): 0 while a worker searches it, n when n-1 wait ahead of it."""
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
+            row = repository.get_game(session, game_id)
             thinking = row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai"
                                                                for s in row.seats)
             place = jobs.queue_place(session.connection(), game_id, clocks.now()) \
@@ -692,12 +683,8 @@ class GameService:
         (after a restart, or a search that died). Returns how many games it ended."""
         at = clocks.now()
         with self.db.read() as session:
-            due = play.due_for_timeout(session, at)
-            mover = aliased(Seat)
-            waiting = list(session.scalars(
-                select(GameRow.id).join(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
-                .where(GameRow.status == GameStatus.ACTIVE, mover.kind == "ai",
-                       or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at)).limit(100)))
+            due = repository.due_for_timeout(session, at)
+            waiting = repository.computer_turns_waiting(session, at)
         ended = 0
         for game_id, version in due:
             ended += self._time_out(game_id, version, at)
@@ -713,11 +700,11 @@ class GameService:
 
     def _time_out(self, game_id: int, version: int, at: Any) -> int:
         with self.db.write() as session:
-            row = play.lock_game(session, game_id)
+            row = repository.lock_game(session, game_id)
             # The conditional part: finished once, by whichever worker sees this version first.
             if row.status != GameStatus.ACTIVE or row.version != version or row.deadline is None or row.deadline > at:
                 return 0
-            play.timeout(row, at, play.current_state(session, row, self.cache))
+            play.timeout(row, at, positions.current_state(session, row, self.cache))
             ratings.settle(session.connection(), row, at)
             self._stage(session, row)
         self._after(row, self._state_after(row), "timeout")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
-from boardlab.server.play import game_of, outcome_of, seat_name, time_control
+from boardlab.server.play import outcome_of, seat_name, time_control
+from boardlab.server.positions import game_of
 from boardlab.server.schemas import (
     ClockOut,
     GameOut,

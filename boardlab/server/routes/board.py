@@ -15,7 +15,7 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from boardlab.errors import BoardlabError
-from boardlab.server import play, views
+from boardlab.server import play, positions, repository, views
 from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.status import GameStatus
@@ -79,8 +79,8 @@ def board(game_id: GameId, caller: Caller, service: Service,
     from boardlab import render
 
     with service.db.read() as session:
-        row = play.get_game(session, game_id)
-        state: State = play.current_state(session, row, service.cache)
+        row = repository.get_game(session, game_id)
+        state: State = positions.current_state(session, row, service.cache)
         viewer = play.viewing_seat(row, caller, seat)
         version, current, active = row.version, row.ply, row.status == GameStatus.ACTIVE
         # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
