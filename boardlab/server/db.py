@@ -65,6 +65,15 @@ class Database:
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
 
+    @property
+    def short_writes_on_the_loop(self) -> bool:
+        """Whether a short write (a move) is best tried on the event loop itself, when the write lock is
+        free (``write_core(wait=False)``), before a trip through the thread pool. SQLite: it writes one
+        transaction at a time anyway, and under load that trip (its threads' contention for the GIL and
+        the write lock) cost more than the move itself. PostgreSQL: never (a transaction waits on the
+        network)."""
+        return self.is_sqlite
+
     def retry(self, attempt: Callable[[], _T]) -> _T:
         """``attempt()``, run again once if it failed because its connection to the database was found
         dead (a server process ended between the connection's last use and this one). Nothing was

@@ -26,7 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from boardlab.core.registry import info
 from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, positions, ratings, repository, views
 from boardlab.server.config import Settings
-from boardlab.server.db import Database
+from boardlab.server.db import Database, WriterBusy
 from boardlab.server.errors import Conflict, NotAllowed, NotLoggedIn
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.mail import Mailer
@@ -425,6 +425,17 @@ class GameService:
         viewer = play.viewing_seat(moved.row, actor, seat)
         return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
                               hints.hint_rule(moved.row, moved.state, held, True).seat is not None)
+
+    async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
+        """:meth:`move`, for a request: on the event loop where the database is best written from there and
+        its write lock is free (the loop never waits for it: :class:`~.db.WriterBusy`, before anything is
+        done), else in the thread pool."""
+        if self.db.short_writes_on_the_loop:
+            try:
+                return self.move(actor, game_id, ply, text, seat, wait=False)
+            except WriterBusy:
+                pass
+        return await run_in_threadpool(self.move, actor, game_id, ply, text, seat)
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
