@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -115,6 +116,18 @@ class SlowPool:
             if self._executor is not None:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = None
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game's position now, for one viewer, with what only its row knows."""
+
+    state: State
+    viewer: int | None  # whose view (None: a spectator's)
+    version: int
+    ply: int
+    active: bool  # in play
+    ending: str | None  # a finished game's end, in words (a resignation, a timeout: the position cannot tell)
 
 
 class GameService:
@@ -360,6 +373,19 @@ class GameService:
             if at_ply is not None and not 0 <= at_ply <= row.ply:
                 raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             return self._out(session, row, actor, seat, at_ply)
+
+    def position(self, actor: Actor, game_id: int, seat: int | None, at_ply: int | None = None) -> Position:
+        """The game's position now as the caller's seat sees it (see :class:`Position`): what the board
+        picture is drawn from. ``at_ply``: checked to be a position of the game (the caller goes back to it)."""
+        with self.db.read() as session:
+            row = repository.get_game(session, game_id)
+            state = positions.current_state(session, row, self.cache)
+            viewer = play.viewing_seat(row, actor, seat)
+            if at_ply is not None and not 0 <= at_ply <= row.ply:
+                raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
+            # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
+            ending = views.describe(row, state.view(viewer)) if row.status == GameStatus.FINISHED else None
+            return Position(state, viewer, row.version, row.ply, row.status == GameStatus.ACTIVE, ending)
 
     def _out(self, session: Session, row: GameRow, actor: Actor, seat: int | None,
              at_ply: int | None = None) -> GameOut:
