@@ -1,6 +1,8 @@
 """The rules of the server, as plain functions on a database session: challenges, moves, resignation,
 draws, takebacks, timeouts. Routes call these through :mod:`boardlab.server.service`, which owns
-the transactions; nothing here commits.
+the transactions; nothing here commits, and what is read and written goes through
+:mod:`.repository` (the SQL) and :mod:`.positions` (the replayed, cached positions). A refusal is one
+of :mod:`.errors`' domain errors, never an HTTP status.
 
 Every decision about a game is made with its row locked (``FOR UPDATE`` on PostgreSQL; SQLite's
 single writer) and checked against what the database holds, never against a cache.

@@ -309,4 +309,4 @@ def games_of_user(session: Session, user_id: int, limit: int) -> Sequence[GameRo
 
 
 def user_names(session: Session, user_ids: list[int]) -> dict[int, str]:
-    return dict(session.execute(select(User.id, User.name).where(User.id.in_(user_ids))).tuples().all())
+    return {user_id: name for user_id, name in session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))}

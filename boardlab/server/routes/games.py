@@ -138,7 +138,7 @@ async def hint(game_id: GameId, caller: Caller, service: Service, request: Reque
 
 @router.get("/lobby", response_model=LobbyOut)
 def lobby(caller: Caller, service: Service) -> LobbyOut:
-    return service.lobby(caller)
+    return service.lists.lobby(caller)
 
 
 Name = Annotated[str | None, Query(max_length=64)]
@@ -153,19 +153,19 @@ def archive(caller: Caller, service: Service, player: Name = None,
             page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> ArchiveOut:
     """Finished games, the latest first, 20 a page: a player's, a game's, against an opponent, by result.
     Games with no two people in them are listed only in their player's own archive, for them."""
-    return service.archive(caller, ArchiveQuery(player or None, game or None, opponent or None, result, page))
+    return service.lists.archive(caller, ArchiveQuery(player or None, game or None, opponent or None, result, page))
 
 
 @router.get("/users/{name}", response_model=ProfileOut)
 def profile(name: Annotated[str, Path(max_length=64)], caller: Caller, service: Service) -> ProfileOut:
     """A player: their rating in each game they played rated (with its history) and their latest games."""
-    return service.profile(caller, name)
+    return service.lists.profile(caller, name)
 
 
 @router.get("/leaderboard/{game}", response_model=LeaderboardOut)
 def leaderboard(game: Annotated[str, Path(max_length=32)], service: Service) -> LeaderboardOut:
     """The best-rated players of a game (Glicko-2; those with a deviation over 110 are provisional)."""
-    return service.leaderboard(game)
+    return service.lists.leaderboard(game)
 
 
 @router.get("/status", response_model=ServerStatusOut)
@@ -177,7 +177,7 @@ def status(service: Service) -> ServerStatusOut:
 @router.get("/my/games", response_model=list[GameSummary])
 def my_games(caller: Caller, service: Service) -> list[GameSummary]:
     """The caller's games: those waiting for them (their turn, a challenge to answer) first."""
-    return service.my_games(caller)
+    return service.lists.my_games(caller)
 
 
 @router.get("/games/{game_id}/events", response_class=StreamingResponse,
