@@ -166,7 +166,7 @@ async def measure(args: argparse.Namespace, db_url: str, name: str, data_folder:
         status, answer = await call("POST", "/api/register", {"name": name, "password": "benchmark password"})
         assert status == 201, answer
         call.headers.append((b"authorization", f"Bearer {answer['token']}".encode()))
-        actor = service.actor(answer["token"])
+        actor = service.accounts.actor(answer["token"])
         new = {"game": args.game, "seats": [{"kind": "me"}] * 2}
         games: list[dict[str, Any]] = []
         for _ in range(args.games):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardlab.core.options import parse_assignments
 from boardlab.errors import BoardlabError
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:
     import httpx
@@ -253,9 +254,9 @@ def _summary_line(game: dict[str, Any]) -> str:
         state = "challenge for you: boardlab remote accept " + str(game["id"])
     elif game["your_turn"]:
         state = "YOUR TURN"
-    elif game["status"] == "active":
+    elif game["status"] == GameStatus.ACTIVE:
         state = f"seat {game['to_move']} to move"
-    elif game["status"] == "finished":
+    elif game["status"] == GameStatus.FINISHED:
         state = game["outcome"] or "over"
     else:
         state = game["status"]

@@ -27,7 +27,7 @@ from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
 from boardlab.server import clocks
-from boardlab.server.errors import Conflict, TooManyRequests, Unauthorised
+from boardlab.server.errors import Conflict, NotLoggedIn, TooManyRequests
 from boardlab.server.models import LoginFailure, PasswordReset, Token, User
 from boardlab.server.names import NAME_RULE, check_name, name_key, skeleton
 
@@ -146,7 +146,7 @@ def revoke(session: Session, token: str) -> None:
 
 def require_user(user: User | None) -> User:
     if user is None:
-        raise Unauthorised("log in first (a session cookie, or 'Authorization: Bearer TOKEN')")
+        raise NotLoggedIn("log in first (a session cookie, or 'Authorization: Bearer TOKEN')")
     return user
 
 
@@ -162,7 +162,7 @@ def _still_checked(session: Session, user: User, checked_hash: str) -> User:
     meanwhile, by another session or a reset), so a change made on an old password never lands."""
     found = session.get(User, user.id, with_for_update=True)
     if found is None:
-        raise Unauthorised("this account no longer exists")
+        raise NotLoggedIn("this account no longer exists")
     if not secrets.compare_digest(found.password_hash, checked_hash):
         raise Conflict("the password was changed meanwhile (another session or a reset); give the new one")
     return found
@@ -217,7 +217,7 @@ def valid_reset(session: Session, token: str, lock: bool = False) -> PasswordRes
     query = select(PasswordReset).where(PasswordReset.token_hash == token_hash(token))
     reset = session.scalar(query.with_for_update() if lock else query)
     if reset is None or reset.used_at is not None or reset.expires_at < clocks.now():
-        raise Unauthorised("this reset link is not valid (used already, expired or mistyped); ask for a new one")
+        raise NotLoggedIn("this reset link is not valid (used already, expired or mistyped); ask for a new one")
     return reset
 
 
@@ -227,7 +227,7 @@ def reset_password(session: Session, token: str, password_hash: str) -> User:
     reset = valid_reset(session, token, lock=True)
     user = session.get(User, reset.user_id)
     if user is None:
-        raise Unauthorised("this reset link is not valid; ask for a new one")
+        raise NotLoggedIn("this reset link is not valid; ask for a new one")
     reset.used_at = clocks.now()
     user.password_hash = password_hash
     _revoke_all(session, user)

@@ -24,8 +24,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from boardlab.errors import BoardlabError
 from boardlab.server import migrate
 from boardlab.server.config import Settings
-from boardlab.server.errors import ApiError, TooManyRequests, printable, validation_errors, validation_message
+from boardlab.server.errors import (
+    Conflict,
+    NotAllowed,
+    NotFound,
+    NotLoggedIn,
+    Refused,
+    TooManyRequests,
+    Unavailable,
+    printable,
+    validation_errors,
+    validation_message,
+)
 from boardlab.server.guards import BodyLimit, CrossSiteGuard, SecurityHeaders
+from boardlab.server.names import NameRefused
 from boardlab.server.routes import accounts, board, catalog, games
 from boardlab.server.routes.deps import COOKIE
 from boardlab.server.service import GameService
@@ -33,6 +45,23 @@ from boardlab.web import install as install_pages
 from boardlab.web.pages import error_page, is_page
 
 log = logging.getLogger("boardlab.server")
+# The one place where the server's refusals become HTTP statuses (a kind not listed: its nearest listed
+# base's; the base itself: 400). Any other BoardlabError is bad input: 422.
+STATUS: dict[type[Refused], int] = {
+    Refused: 400,
+    NotLoggedIn: 401,
+    NotAllowed: 403,
+    NotFound: 404,
+    Conflict: 409,
+    NameRefused: 422,
+    TooManyRequests: 429,
+    Unavailable: 503,
+}
+
+
+def status_of(error: Refused) -> int:
+    """The HTTP status that answers ``error``."""
+    return next(STATUS[kind] for kind in type(error).__mro__ if kind in STATUS)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -111,12 +140,13 @@ async def _sweep_forever(service: GameService, every: float) -> None:
 
 def _handlers(app: FastAPI) -> None:
     # Messages may quote what was sent: printable() keeps an answer encodable whatever that was.
-    @app.exception_handler(ApiError)
-    async def api_error(request: Request, error: ApiError) -> Response:
+    @app.exception_handler(Refused)
+    async def refused(request: Request, error: Refused) -> Response:
+        status = status_of(error)
         if is_page(request):
-            return error_page(request, error.status, printable(str(error)))
+            return error_page(request, status, printable(str(error)))
         headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooManyRequests) else None
-        return JSONResponse({"detail": printable(str(error))}, status_code=error.status, headers=headers)
+        return JSONResponse({"detail": printable(str(error))}, status_code=status, headers=headers)
 
     @app.exception_handler(BoardlabError)
     async def boardlab_error(request: Request, error: BoardlabError) -> Response:

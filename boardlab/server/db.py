@@ -28,7 +28,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
-from boardlab.server.errors import ApiError
+from boardlab.server.errors import Unavailable
 
 log = logging.getLogger("boardlab.server")
 _T = TypeVar("_T")
@@ -38,11 +38,9 @@ class WriterBusy(Exception):
     """SQLite's write lock is held by another transaction, and the caller would not wait for it."""
 
 
-class CommitLost(ApiError):
+class CommitLost(Unavailable):
     """The database connection was lost while a transaction was being committed: whether it was stored
     cannot be known here (so it is not run again)."""
-
-    status = 503
 
 
 def _committing(connection: Connection | Session) -> None:
@@ -66,6 +64,15 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
+
+    @property
+    def short_writes_on_the_loop(self) -> bool:
+        """Whether a short write (a move) is best tried on the event loop itself, when the write lock is
+        free (``write_core(wait=False)``), before a trip through the thread pool. SQLite: it writes one
+        transaction at a time anyway, and under load that trip (its threads' contention for the GIL and
+        the write lock) cost more than the move itself. PostgreSQL: never (a transaction waits on the
+        network)."""
+        return self.is_sqlite
 
     def retry(self, attempt: Callable[[], _T]) -> _T:
         """``attempt()``, run again once if it failed because its connection to the database was found

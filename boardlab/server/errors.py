@@ -8,39 +8,38 @@ from typing import Any
 from boardlab.errors import BoardlabError
 
 
-class ApiError(BoardlabError):
-    """A request refused with an HTTP status and a message for people."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        if status is not None:
-            self.status = status
+class Refused(BoardlabError):
+    """A request the server's rules refuse, with a message for people. Which kind of refusal it is says
+    what went wrong, in the server's words; the web layer alone turns each kind into an HTTP status
+    (:data:`boardlab.server.app.STATUS`)."""
 
 
-class Unauthorised(ApiError):
-    status = 401
+class NotLoggedIn(Refused):
+    """Only someone who says who they are (an account's token, a guest seat's token) may do this."""
 
 
-class Forbidden(ApiError):
-    status = 403
+class NotAllowed(Refused):
+    """The caller is known, but this is not theirs to see or do (another seat's view, another's game)."""
 
 
-class NotFound(ApiError):
-    status = 404
+class NotFound(Refused):
+    """The game, player or thing asked for does not exist."""
 
 
-class Conflict(ApiError):
-    status = 409
+class Conflict(Refused):
+    """Not now: the game (or account) is not in a state that allows it (over, moved on, taken meanwhile)."""
 
 
-class TooManyRequests(ApiError):
-    status = 429
+class TooManyRequests(Refused):
+    """Asked too often: try again after ``retry_after`` seconds."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Unavailable(Refused):
+    """The server cannot do it now (a search that took too long, a database lost mid-commit): try again."""
 
 
 def printable(text: str, limit: int = 2000) -> str:

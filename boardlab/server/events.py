@@ -8,7 +8,7 @@ One worker: :class:`LocalNotifier` tells the :class:`Broker` after the commit. P
 workers, or several servers on one database): :class:`PostgresNotifier` sends one ``NOTIFY`` a change
 inside its transaction (delivered only if it commits; its payload lists the channels, space-separated),
 and a listener thread in every process (the sender's too) passes it to that process's broker. A move
-sends it within its UPDATE (see :func:`boardlab.server.play.write_back`), so that it costs no round
+sends it within its UPDATE (see :func:`boardlab.server.repository.write_back`), so that it costs no round
 trip of its own.
 """
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from boardlab.server.models import Game as GameRow
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:
     from boardlab.core.state import State
@@ -44,7 +45,7 @@ class HintRule:
 def hint_rule(row: GameRow, shown: State, held: Sequence[int], live_position: bool) -> HintRule:
     """May the caller, holding ``held``, have a hint at ``shown`` (the game's position after some
     moves; ``live_position``: it is the position now)? ``row`` is the game's row."""
-    if row.status == "finished":
+    if row.status == GameStatus.FINISHED:
         if shown.to_move is None:
             return HintRule(None, "no seat is to move in this position: the game is over here")
         game = shown.game
@@ -53,7 +54,7 @@ def hint_rule(row: GameRow, shown: State, held: Sequence[int], live_position: bo
             if secret:
                 return HintRule(None, HIDDEN_AFTER_THE_END)
         return HintRule(shown.to_move)
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         return HintRule(None, f"game {row.id} is not in play (it is {row.status})")
     if any(s.kind != "ai" and s.seat not in held for s in row.seats):
         return HintRule(None, AGAINST_A_PERSON)

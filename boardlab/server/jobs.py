@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, text
 
 from boardlab.server.errors import Conflict
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:
     from boardlab.server.service import GameService
@@ -188,15 +189,15 @@ class Worker:
             return job
 
     def _work(self, job: Claimed) -> int:
-        from boardlab.server import ai, play
+        from boardlab.server import ai, repository
 
         service = self.service
         with service.db.read() as session:
-            row = session.get(play.GameRow, job.game_id)
-            if row is None or row.status != "active" or row.version != job.version:
+            row = repository.find_game(session, job.game_id)
+            if row is None or row.status != GameStatus.ACTIVE or row.version != job.version:
                 row = None
             else:
-                search = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, job.game_id),
+                search = ai.Job(row.game, dict(row.options), row.start, repository.move_texts(session, job.game_id),
                                 job.seat, job.agent, job.seed)
         if row is None:  # the game moved on (or is gone): whoever moved it queued what comes next
             with service.db.write_core() as connection:

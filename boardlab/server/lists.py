@@ -19,6 +19,7 @@ from boardlab.server.errors import NotFound
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
 from boardlab.server.names import name_key
+from boardlab.server.status import UNDER_WAY, GameStatus
 
 PER_PAGE = 20
 Outcome = Literal["won", "lost", "drawn"]
@@ -33,7 +34,7 @@ def people_count() -> ScalarSelect[int]:
 def watch(session: Session, limit: int) -> list[GameRow]:
     """Public games between people being played now, the latest first: never a game against the
     computer alone, an analysis board, or one its creator kept private."""
-    return list(session.scalars(select(GameRow).where(GameRow.status == "active", GameRow.private.is_(False),
+    return list(session.scalars(select(GameRow).where(GameRow.status == GameStatus.ACTIVE, GameRow.private.is_(False),
                                                       people_count() >= 2)
                                 .order_by(GameRow.id.desc()).limit(limit)))
 
@@ -63,7 +64,7 @@ def archive(session: Session, query: ArchiveQuery, viewer: User | None,
     ``result`` is the player's (won, lost, drawn), or without a player only ``drawn``. Private games
     (against the computer, analysis boards) are listed only in their own player's archive, for them.
     """
-    selected: Select[Any] = select(GameRow).where(GameRow.status == "finished")
+    selected: Select[Any] = select(GameRow).where(GameRow.status == GameStatus.FINISHED)
     if query.game is not None:
         selected = selected.where(GameRow.game == info(query.game).id)
     player = user_named(session, query.player) if query.player else None
@@ -99,7 +100,7 @@ def expire_guest_games(session: Session, idle_since: datetime) -> int:
     guests) untouched since ``idle_since``: abandoned, they would otherwise wait for ever."""
     registered = exists().where(Seat.game_id == GameRow.id, or_(Seat.kind == "user", Seat.kind == "open"))
     last = func.coalesce(GameRow.turn_started_at, GameRow.started_at, GameRow.created_at)
-    ids = list(session.scalars(select(GameRow.id).where(GameRow.status.in_(("active", "challenge")), ~registered,
+    ids = list(session.scalars(select(GameRow.id).where(GameRow.status.in_(UNDER_WAY), ~registered,
                                                         last < idle_since).limit(500)))
     if ids:
         session.execute(delete(GameRow).where(GameRow.id.in_(ids)))

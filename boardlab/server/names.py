@@ -32,15 +32,15 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from boardlab.server.errors import ApiError
+from boardlab.server.errors import Refused
 
 SHORTEST, LONGEST = 2, 32
 NAME_RULE = "2 to 32 letters or digits of any script, '_' or '-', starting with a letter"
 PASSWORD_RULE = "at least 8 characters"
 
 
-class NameRefused(ApiError):
-    status = 422
+class NameRefused(Refused):
+    """A name that is not accepted (the message says what is)."""
 
 
 # Letters and marks that show nothing (Unicode's default-ignorable ones): "ann" with one of them after it

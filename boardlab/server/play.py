@@ -1,6 +1,8 @@
 """The rules of the server, as plain functions on a database session: challenges, moves, resignation,
 draws, takebacks, timeouts. Routes call these through :mod:`boardlab.server.service`, which owns
-the transactions; nothing here commits.
+the transactions; nothing here commits, and what is read and written goes through
+:mod:`.repository` (the SQL) and :mod:`.positions` (the replayed, cached positions). A refusal is one
+of :mod:`.errors`' domain errors, never an HTTP status.
 
 Every decision about a game is made with its row locked (``FOR UPDATE`` on PostgreSQL; SQLite's
 single writer) and checked against what the database holds, never against a cache.
@@ -9,26 +11,27 @@ single writer) and checked against what the database holds, never against a cach
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, Dialect, Table, bindparam, func, insert, select, update
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import Connection
+from sqlalchemy.orm import Session
 
 from boardlab.core.registry import load
 from boardlab.errors import BoardlabError, RecordError
 from boardlab.outcome import outcome_sentence
-from boardlab.server import clocks, ratings, warmup
+from boardlab.server import clocks, ratings, repository, warmup
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
-from boardlab.server.errors import Conflict, Forbidden, NotFound, Unauthorised
-from boardlab.server.events import CHANNEL
+from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.models import Game as GameRow
-from boardlab.server.models import MoveRow, Seat, User
+from boardlab.server.models import Seat, User
+from boardlab.server.positions import StateCache, current_state, game_of, known_moves, replay
+from boardlab.server.repository import MoveInfo, lock_game, lock_game_core, write_back
 from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:  # at run time these come with the first game loaded (numba): the server starts without them
     from boardlab import records
@@ -51,103 +54,8 @@ class Actor:
     seat_tokens: tuple[str, ...] = ()
 
 
-@lru_cache(maxsize=256)
-def _game(game_id: str, options: tuple[tuple[str, Any], ...]) -> Game:
-    warmup.prepare(game_id)  # compiled in a child process if need be, not under this process's GIL
-    return load(game_id, **dict(options))
-
-
-def game_of(row: GameRow) -> Game:
-    """The rules of the game in ``row`` (built once per set of options and kept)."""
-    return _game(row.game, tuple(sorted(row.options.items())))
-
-
 def time_control(row: GameRow) -> TimeControl:
     return TimeControl(row.time_control, row.days_per_move, row.base_seconds, row.increment_seconds)
-
-
-# -- the moves: the source of truth -----------------------------------------------------------------
-
-
-def replay(game: Game, start: str | None, moves: list[str]) -> State:
-    state = game.from_text(start) if start else game.new_game()
-    for text in moves:
-        state = state.play(text)
-    return state
-
-
-class MoveInfo(NamedTuple):
-    """When and by whom a move was made (its text comes from the viewer's view)."""
-
-    ply: int
-    seat: int
-    at: datetime
-    seconds: float
-
-
-def move_infos(session: Session | Connection, game_id: int) -> list[MoveInfo]:
-    return [MoveInfo(*r) for r in session.execute(
-        select(MoveRow.ply, MoveRow.seat, MoveRow.at, MoveRow.seconds)
-        .where(MoveRow.game_id == game_id).order_by(MoveRow.ply))]
-
-
-def known_moves(session: Session | Connection, row: GameRow, cache: StateCache) -> list[MoveInfo]:
-    found = cache.moves(row)
-    if found is None:
-        found = move_infos(session, row.id)
-        state = cache.get(row)
-        if state is not None:
-            cache.put(row, state, found)
-    return found
-
-
-class StateCache:
-    """The live position of recently used games, so that a move need not replay the whole game.
-
-    An entry is used only when its (ply, undos) match the database row's: moves are only appended,
-    except by a takeback, which bumps ``undos``. Correctness never depends on the cache.
-    """
-
-    def __init__(self, size: int = 2000) -> None:
-        self.size = size
-        self._states: dict[int, tuple[int, int, State, list[MoveInfo] | None]] = {}
-
-    def get(self, row: GameRow) -> State | None:
-        entry = self._states.get(row.id)
-        if entry is None or entry[:2] != (row.ply, row.undos):
-            return None
-        return entry[2]
-
-    def moves(self, row: GameRow) -> list[MoveInfo] | None:
-        """The moves' seats and times, if kept with the position."""
-        entry = self._states.get(row.id)
-        if entry is None or entry[:2] != (row.ply, row.undos):
-            return None
-        return entry[3]
-
-    def put(self, row: GameRow, state: State, moves: list[MoveInfo] | None = None) -> None:
-        self._states.pop(row.id, None)
-        if len(self._states) >= self.size:
-            self._states.pop(next(iter(self._states)))
-        self._states[row.id] = (row.ply, row.undos, state, moves)
-
-    def drop(self, game_id: int) -> None:
-        self._states.pop(game_id, None)
-
-
-def move_texts(session: Session | Connection, game_id: int) -> list[str]:
-    return list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
-
-
-def current_state(session: Session | Connection, row: GameRow, cache: StateCache) -> State:
-    state = cache.get(row)
-    if state is None:
-        moves = move_texts(session, row.id)
-        if len(moves) != row.ply:  # cannot happen: the row and its moves are written in one transaction
-            raise Conflict(f"game {row.id} is being changed; try again")
-        state = replay(game_of(row), row.start, moves)
-        cache.put(row, state)
-    return state
 
 
 # -- who holds which seat ---------------------------------------------------------------------------
@@ -171,7 +79,7 @@ def viewing_seat(row: GameRow, actor: Actor, requested: int | None) -> int | Non
     held = seats_held(row, actor)
     if requested is not None:
         if requested not in held:
-            raise Forbidden(f"you do not hold seat {requested} of game {row.id}"
+            raise NotAllowed(f"you do not hold seat {requested} of game {row.id}"
                             + (f"; you hold {', '.join(map(str, held))}" if held else ""))
         return requested
     if not held:
@@ -184,11 +92,11 @@ def acting_seat(row: GameRow, actor: Actor, requested: int | None, what: str) ->
     held = seats_held(row, actor)
     if not held:
         if actor.user is None and not actor.seat_tokens:
-            raise Unauthorised(f"log in or give a seat token to {what}")
-        raise Forbidden(f"you hold no seat in game {row.id}, so you cannot {what}")
+            raise NotLoggedIn(f"log in or give a seat token to {what}")
+        raise NotAllowed(f"you hold no seat in game {row.id}, so you cannot {what}")
     if requested is not None:
         if requested not in held:
-            raise Forbidden(f"you do not hold seat {requested} of game {row.id}")
+            raise NotAllowed(f"you do not hold seat {requested} of game {row.id}")
         return requested
     if len(held) > 1:
         return row.to_move if row.to_move in held else held[0]
@@ -201,177 +109,6 @@ def seat_name(seat: Seat) -> str | None:
     if seat.kind == "guest":
         return "guest"
     return seat.user.name if seat.user is not None else None
-
-
-def lock_game(session: Session, game_id: int) -> GameRow:
-    """The game's row, locked until the commit, with its seats and their users (one query)."""
-    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
-                          .options(joinedload(GameRow.seats).joinedload(Seat.user))
-                          .with_for_update(of=GameRow)).unique().first()
-    if row is None:
-        raise NotFound(f"no game {game_id}")
-    return row
-
-
-# The move path in SQLAlchemy Core. A move is most of the server's traffic: its game is read with one
-# query into transient rows (never added to the session) and written back with one INSERT and one
-# conditional UPDATE, instead of the ORM's identity map and unit of work, which cost most of a move's
-# CPU time. The rarer changes (challenges, resignations, takebacks) keep the ORM.
-_GAMES, _SEATS, _USERS, _MOVES = (cast(Table, model.__table__) for model in (GameRow, Seat, User, MoveRow))
-_GAME_KEYS = tuple(column.key for column in _GAMES.c)
-_SEAT_KEYS = tuple(column.key for column in _SEATS.c if column.key != "game_id")
-# Everything a move may change in the game's row.
-_CHANGING = ("status", "ply", "to_move", "result", "termination", "loser", "finished_at", "version",
-             "turn_started_at", "deadline", "draw_offers", "undo_request", "ai_lease_until", "end_reason", "outcome")
-# What a move may change in a seat: its clock, and at the end its score and rating change.
-_SEAT_CHANGING = ("remaining_seconds", "score", "rating_change")
-_LOAD = (select(*_GAMES.c, *(_SEATS.c[key].label(f"seat_{key}") for key in _SEAT_KEYS),
-                _USERS.c.name.label("user_name"), _USERS.c.email.label("user_email"))
-         .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
-                      .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id))
-         .where(_GAMES.c.id == bindparam("game_id")).order_by(_SEATS.c.seat))
-_LOCK = _LOAD.with_for_update(of=_GAMES)
-_INSERT_MOVE = insert(_MOVES)
-_UPDATE_SEAT = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
-                .values({key: bindparam(f"new_{key}") for key in _SEAT_CHANGING}))
-
-
-_MOVE_FIELDS = ("game_id", "ply", "text", "seat", "at", "seconds")
-
-
-@lru_cache(maxsize=64)
-def _update_game(changed: tuple[str, ...]) -> Any:
-    """The UPDATE of a game's fields ``changed``, conditional on the version read: built once for each set
-    (SQLAlchemy then reuses its compiled form). Only what changed is written: SQLite updates an index of
-    the games table whenever its columns are set, whether their values change or not (a move leaves the
-    status and the end's fields alone)."""
-    return (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
-            .values({key: bindparam(f"new_{key}") for key in changed}))
-
-
-@lru_cache(maxsize=64)
-def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
-    """PostgreSQL: the move's INSERT (``with_move``), the game's UPDATE and the live update's NOTIFY, in
-    one statement, so that a move costs as few round trips as on SQLite (BEGIN, the locking SELECT, this,
-    COMMIT); it answers how many games it changed (1, or 0 if the version read is no longer there)."""
-    changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
-    statement = select(select(func.count()).select_from(changed_game).scalar_subquery(),
-                       func.pg_notify(bindparam("channel"), bindparam("payload")))
-    if with_move:  # a data-changing WITH runs whether or not the query reads it
-        statement = statement.add_cte(insert(_MOVES).values({key: bindparam(f"move_{key}") for key in _MOVE_FIELDS})
-                                      .cte("new_move"))
-    return statement
-
-
-class Snapshot(NamedTuple):
-    """What a move may change in a game, as read: written back are only the fields that changed."""
-
-    game: dict[str, Any]
-    seats: dict[int, tuple[Any, ...]]
-
-
-def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
-    """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
-    database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    if connection.dialect.name == "postgresql":
-        rows: Sequence[Any] = _locked_rows_postgresql(connection, game_id)
-    else:
-        rows = [found._mapping for found in connection.execute(_LOCK, {"game_id": game_id})]
-    if not rows:
-        raise NotFound(f"no game {game_id}")
-    first = rows[0]
-    seats = [_seat_of(found) for found in rows]
-    row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
-    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: _seat_values(seat) for seat in seats})
-
-
-_LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
-
-
-@lru_cache(maxsize=4)
-def _lock_sql(dialect: Dialect) -> str:
-    return str(_LOCK.compile(dialect=dialect))
-
-
-def _locked_rows_postgresql(connection: Connection, game_id: int) -> list[dict[str, Any]]:
-    """:data:`_LOCK`'s rows as dicts, read on psycopg's own cursor. Through SQLAlchemy's result, psycopg
-    builds a description of each of the 45 columns for every move (a fifth of a move's CPU time in the
-    server's process); the values are the same, as SQLAlchemy's psycopg dialect converts none of these
-    columns' values itself (psycopg decodes JSON and timestamps)."""
-    if not connection.in_transaction():
-        connection.begin()  # so that SQLAlchemy commits or rolls back what psycopg begins here
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    with driver.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.dialect), {"game_id": game_id})
-        return [dict(zip(_LOCK_KEYS, found, strict=True)) for found in cursor.fetchall()]
-
-
-def _seat_values(seat: Seat) -> tuple[Any, ...]:
-    return tuple(getattr(seat, key) for key in _SEAT_CHANGING)
-
-
-_T = TypeVar("_T", GameRow, Seat, User)
-
-
-class _Fields:
-    """A row as the move path reads it: its fields as plain attributes. An ORM instance's fields are
-    descriptors, which cost more to read and write (some 250 times a move, in the rules of the server
-    and the answer) than the query that fills them, and it would be made without the change events its
-    constructor fires for each field anyway; this is never added to a session."""
-
-    def __init__(self, values: dict[str, Any]) -> None:
-        self.__dict__.update(values)
-
-
-def _loaded(cls: type[_T], values: dict[str, Any]) -> _T:
-    """``values`` as loaded into a row of ``cls``, read as one (see :class:`_Fields`)."""
-    return cast(_T, _Fields(values))
-
-
-def _seat_of(values: Mapping[str, Any]) -> Seat:
-    user_id = values["seat_user_id"]
-    user = None if user_id is None else \
-        _loaded(User, {"id": user_id, "name": values["user_name"], "email": values["user_email"]})
-    return _loaded(Seat, {"game_id": values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS},
-                          "user": user})
-
-
-def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any] | None = None,
-               notify: str | None = None) -> None:
-    """Store ``row``'s changed fields: one UPDATE of the game, conditional on the version it was read at
-    (a second guard beside the lock), and one per seat whose clock (or, at the end, score) changed; and
-    ``new_move``, the move's row, if any. ``notify`` (PostgreSQL): the live update's payload, sent with
-    the UPDATE (see :func:`_write_and_notify`)."""
-    fields = {key: getattr(row, key) for key in _CHANGING}
-    changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
-    parameters = {"game_id": row.id, "read_version": as_read.game["version"],
-                  **{f"new_{key}": fields[key] for key in changed}}
-    if notify is not None:
-        parameters.update(channel=CHANNEL, payload=notify)
-        if new_move is not None:
-            parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
-        done = connection.execute(_write_and_notify(changed, new_move is not None), parameters).one()[0]
-    else:
-        if new_move is not None:
-            connection.execute(_INSERT_MOVE, new_move)
-        done = connection.execute(_update_game(changed), parameters).rowcount
-    if done != 1:
-        raise Conflict(f"game {row.id} was changed meanwhile; try again")
-    for seat in row.seats:
-        values = _seat_values(seat)
-        if values != as_read.seats[seat.seat]:
-            connection.execute(_UPDATE_SEAT, {"in_game": row.id, "number": seat.seat,
-                                              **{f"new_{key}": value for key, value in zip(_SEAT_CHANGING, values,
-                                                                                           strict=True)}})
-
-
-def get_game(session: Session, game_id: int) -> GameRow:
-    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
-                          .options(joinedload(GameRow.seats).joinedload(Seat.user))).unique().first()
-    if row is None:
-        raise NotFound(f"no game {game_id}")
-    return row
 
 
 # -- challenges -------------------------------------------------------------------------------------
@@ -436,7 +173,7 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
     at = clocks.now()
     row = GameRow(game=game.id, variant=variant, options=dict(game.options), rules_version=game.rules_version,
                   start=record.start if record is not None else None,
-                  seed=secrets.randbits(31), status="challenge", ply=0, to_move=None, created_at=at,
+                  seed=secrets.randbits(31), status=GameStatus.CHALLENGE, ply=0, to_move=None, created_at=at,
                   created_by=actor.user.id if actor.user else None, version=1, undos=0,
                   time_control=control.kind, days_per_move=control.days_per_move,
                   base_seconds=control.base_seconds, increment_seconds=control.increment_seconds,
@@ -455,14 +192,11 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
     if row.rated and len({seat.user_id for seat in row.seats if seat.user_id is not None}) < \
             sum(seat.kind == "user" for seat in row.seats):
         raise BoardlabError("this game cannot be rated: one person holds two seats; leave out 'rated'")
-    session.add(row)
-    session.flush()
-    for seat in row.seats:  # loaded now, for the notices written after the commit
-        seat.user = session.get(User, seat.user_id) if seat.user_id is not None else None
-    if upload is not None and upload.movers:  # one INSERT of many rows (executemany), not one object a move
-        session.execute(insert(MoveRow), [{"game_id": row.id, "ply": ply, "text": move.text, "seat": seat, "at": at,
-                                           "seconds": 0} for ply, (move, seat) in
-                                          enumerate(zip(state.history(), upload.movers, strict=True))])
+    repository.add_game(session, row)
+    if upload is not None:
+        repository.add_moves(session, [{"game_id": row.id, "ply": ply, "text": move.text, "seat": seat, "at": at,
+                                        "seconds": 0} for ply, (move, seat) in
+                                       enumerate(zip(state.history(), upload.movers, strict=True))])
     if record is not None:
         row.ply = len(record.moves)
     if all(seat.accepted for seat in row.seats):
@@ -490,14 +224,14 @@ def time_control_for(request: CreateGameRequest, people: int) -> TimeControl:
 def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatRequest) -> tuple[Seat, str | None]:
     if spec.kind == "me":
         if actor.user is None:
-            raise Unauthorised("log in to take a seat as yourself (or ask for a guest seat)")
+            raise NotLoggedIn("log in to take a seat as yourself (or ask for a guest seat)")
         return Seat(seat=number, kind="user", user_id=actor.user.id, accepted=True), None
     if spec.kind == "user":
         if actor.user is None:
-            raise Unauthorised("log in to challenge a user")
+            raise NotLoggedIn("log in to challenge a user")
         if not spec.user:
             raise BoardlabError(f"seat {number}: kind 'user' needs the user's name in 'user'")
-        user = session.scalar(select(User).where(User.name_key == spec.user.lower()))
+        user = repository.user_by_name(session, spec.user)
         if user is None:
             raise NotFound(f"seat {number}: no user named {spec.user!r}")
         return Seat(seat=number, kind="user", user_id=user.id, accepted=user.id == actor.user.id), None
@@ -516,7 +250,7 @@ def _seat(session: Session, actor: Actor, game: Game, number: int, spec: SeatReq
 
 def start(row: GameRow, state: State, at: datetime) -> None:
     control = time_control(row)
-    row.status = "active"
+    row.status = GameStatus.ACTIVE
     row.started_at = at
     row.to_move = state.to_move
     for seat in row.seats:
@@ -536,9 +270,9 @@ def _start_turn(row: GameRow, at: datetime) -> None:
 
 def accept(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
     if actor.user is None:
-        raise Unauthorised("log in to accept a challenge")
+        raise NotLoggedIn("log in to accept a challenge")
     row = lock_game(session, game_id)
-    if row.status != "challenge":
+    if row.status != GameStatus.CHALLENGE:
         raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
     mine = [s for s in row.seats if s.kind == "user" and s.user_id == actor.user.id and not s.accepted]
     holds = any(s.user_id == actor.user.id for s in row.seats)
@@ -547,11 +281,11 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
     if requested is not None:
         choices = [s for s in choices if s.seat == requested]
     if not choices:
-        raise Forbidden(f"game {game_id} has no seat waiting for you" +
+        raise NotAllowed(f"game {game_id} has no seat waiting for you" +
                         (f" (seat {requested})" if requested is not None else ""))
     seat = choices[0]
     seat.user_id, seat.accepted = actor.user.id, True
-    seat.user = session.get(User, actor.user.id)
+    seat.user = repository.user_by_id(session, actor.user.id)
     row.version += 1
     if all(s.accepted for s in row.seats):
         start(row, current_state(session, row, cache), clocks.now())
@@ -561,14 +295,14 @@ def accept(session: Session, actor: Actor, game_id: int, requested: int | None, 
 
 def decline(session: Session, actor: Actor, game_id: int) -> GameRow:
     if actor.user is None:
-        raise Unauthorised("log in to decline a challenge")
+        raise NotLoggedIn("log in to decline a challenge")
     row = lock_game(session, game_id)
-    if row.status != "challenge":
+    if row.status != GameStatus.CHALLENGE:
         raise Conflict(f"game {game_id} is not a challenge waiting for answers (it is {row.status})")
     invited = any(s.kind == "user" and s.user_id == actor.user.id for s in row.seats)
     if not invited and row.created_by != actor.user.id:
-        raise Forbidden(f"challenge {game_id} is not addressed to you")
-    row.status, row.finished_at, row.version = "declined", clocks.now(), row.version + 1
+        raise NotAllowed(f"challenge {game_id} is not addressed to you")
+    row.status, row.finished_at, row.version = GameStatus.DECLINED, clocks.now(), row.version + 1
     return row
 
 
@@ -580,12 +314,12 @@ def rematch(session: Session, actor: Actor, game_id: int) -> Created:
     old = lock_game(session, game_id)
     held = seats_held(old, actor)
     if not held:
-        raise Forbidden(f"you hold no seat in game {game_id}; only its players can ask for a rematch")
-    if old.status != "finished":
+        raise NotAllowed(f"you hold no seat in game {game_id}; only its players can ask for a rematch")
+    if old.status != GameStatus.FINISHED:
         raise Conflict(f"game {game_id} is {old.status}; a rematch follows a finished game")
     if old.rematch is not None:
         offered = lock_game(session, old.rematch)
-        waiting = actor.user is not None and offered.status == "challenge" and any(
+        waiting = actor.user is not None and offered.status == GameStatus.CHALLENGE and any(
             s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in offered.seats)
         if waiting:
             assert actor.user is not None
@@ -608,7 +342,7 @@ def rematch(session: Session, actor: Actor, game_id: int) -> Created:
             specs.append(SeatRequest(kind="ai", agent=seat.agent))
         elif seat.kind == "guest":
             if seat.seat not in held:
-                raise Forbidden("the other player is a guest (no account): send them a new invitation from "
+                raise NotAllowed("the other player is a guest (no account): send them a new invitation from "
                                 "the new-game page instead")
             specs.append(SeatRequest(kind="guest"))
         else:
@@ -644,8 +378,8 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
-    if row.status != "active":
-        raise Conflict(f"game {game_id} is {'over' if row.status == 'finished' else row.status}; no moves")
+    if row.status != GameStatus.ACTIVE:
+        raise Conflict(f"game {game_id} is {'over' if row.status == GameStatus.FINISHED else row.status}; no moves")
     if ply != row.ply or (version is not None and version != row.version):
         raise Conflict(f"stale move: the game is at ply {row.ply}, the move was made at ply {ply}")
     assert row.to_move is not None
@@ -654,7 +388,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         if not any(s.seat == seat and s.kind == "ai" for s in row.seats):
             raise Conflict(f"seat {seat} of game {game_id} is not the computer's")
     elif (requested is not None and requested != seat) or seat not in held:
-        raise Forbidden(f"it is seat {seat}'s turn, and you do not hold that seat")
+        raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
     if row.deadline is not None and row.deadline <= at:
         before_timeout = current_state(connection, row, cache)
@@ -689,7 +423,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
 def finish(row: GameRow, result: list[float], termination: str, loser: int | None, at: datetime,
            state: State) -> None:
     """End the game in ``row`` (``state``: its last position) with ``result``, and say how in words."""
-    row.status, row.result, row.termination, row.loser = "finished", result, termination, loser
+    row.status, row.result, row.termination, row.loser = GameStatus.FINISHED, result, termination, loser
     row.to_move, row.deadline, row.finished_at, row.ai_lease_until = None, None, at, None
     row.draw_offers, row.undo_request = [], None
     row.end_reason = state.end_reason if termination == RULES and state.is_over else None
@@ -724,7 +458,7 @@ def timeout(row: GameRow, at: datetime, state: State) -> None:
 def resign(session: Session, actor: Actor, game_id: int, requested: int | None, cache: StateCache) -> GameRow:
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "resign")
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; only a game in play can be resigned")
     at = clocks.now()
     finish(row, lost_by(row, seat), RESIGNATION, seat, at, current_state(session, row, cache))
@@ -741,7 +475,7 @@ def draw(session: Session, actor: Actor, game_id: int, action: str, requested: i
     row = lock_game(session, game_id)
     seat = acting_seat(row, actor, requested, "offer a draw")
     held = seats_held(row, actor)
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; draws are offered during play")
     offers = set(row.draw_offers or [])
     if action == "decline":
@@ -775,14 +509,14 @@ def undo(session: Session, actor: Actor, game_id: int, action: str, requested: i
     row = lock_game(session, game_id)
     held = seats_held(row, actor)
     seat = acting_seat(row, actor, requested, "ask for a takeback")
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         raise Conflict(f"game {game_id} is {row.status}; takebacks are asked during play")
     if not game_of(row).info.perfect_information:
         raise Conflict(f"{row.game} has hidden information: a move cannot be taken back once its "
                        f"consequences were revealed")
     if action == "request":
         asker = seat
-        if _last_move_of(session, row, asker) is None:
+        if repository.last_move_of(session, row.id, asker) is None:
             raise Conflict(f"seat {asker} has no move to take back")
         people = {s.seat for s in row.seats if s.kind != "ai"}
         if not people - set(held):
@@ -792,7 +526,7 @@ def undo(session: Session, actor: Actor, game_id: int, action: str, requested: i
         if row.undo_request is None:
             raise Conflict("nobody asked for a takeback")
         if row.undo_request in held and not set(held) - {row.undo_request}:
-            raise Forbidden("the other player answers your takeback request")
+            raise NotAllowed("the other player answers your takeback request")
         if action == "grant":
             return _take_back(session, row, row.undo_request, cache)
         row.undo_request = None
@@ -800,17 +534,10 @@ def undo(session: Session, actor: Actor, game_id: int, action: str, requested: i
     return row
 
 
-def _last_move_of(session: Session, row: GameRow, seat: int) -> int | None:
-    return session.scalar(select(MoveRow.ply).where(MoveRow.game_id == row.id, MoveRow.seat == seat)
-                          .order_by(MoveRow.ply.desc()).limit(1))
-
-
 def _take_back(session: Session, row: GameRow, seat: int, cache: StateCache) -> GameRow:
-    ply = _last_move_of(session, row, seat)
+    ply = repository.last_move_of(session, row.id, seat)
     assert ply is not None
-    for move_row in session.scalars(select(MoveRow).where(MoveRow.game_id == row.id, MoveRow.ply >= ply)):
-        session.delete(move_row)
-    session.flush()
+    repository.delete_moves_from(session, row.id, ply)
     row.ply, row.undos, row.version = ply, row.undos + 1, row.version + 1
     row.undo_request, row.draw_offers, row.ai_lease_until = None, [], None
     cache.drop(row.id)
@@ -818,10 +545,3 @@ def _take_back(session: Session, row: GameRow, seat: int, cache: StateCache) -> 
     row.to_move = state.to_move
     _start_turn(row, clocks.now())
     return row
-
-
-def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:
-    return [(i, v) for i, v in session.execute(
-        select(GameRow.id, GameRow.version).where(GameRow.status == "active", GameRow.deadline <= at))]
-
-

@@ -23,6 +23,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from boardlab.server import glicko2
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Rating, RatingChange
+from boardlab.server.status import GameStatus
 
 _RATINGS = cast(Table, Rating.__table__)
 _CHANGES = cast(Table, RatingChange.__table__)
@@ -68,7 +69,7 @@ def _read(connection: Connection, users: list[int], game: str, lock: bool) -> di
 def stamp(connection: Connection, row: GameRow) -> None:
     """At the start of a rated game, note each player's rating (the game page shows what was at stake)."""
     users = _users(row)
-    if users is None or row.status != "active":
+    if users is None or row.status != GameStatus.ACTIVE:
         return
     found = _read(connection, users, row.game, lock=False)
     for seat in row.seats:

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from boardlab.server.status import GameStatus
+
 OptionValue = int | bool | str
 
 
@@ -238,7 +240,7 @@ class GameOut(BaseModel):
     rules_version: str
     perfect_information: bool
     notation: str = Field(description="how moves are written, for a newcomer")
-    status: Literal["challenge", "active", "finished", "declined"]
+    status: Literal[GameStatus.CHALLENGE, GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.DECLINED]
     ply: int
     to_move: int | None
     result: list[float] | None

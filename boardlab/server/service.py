@@ -1,64 +1,46 @@
-"""The server's work, one method per request: a transaction around the rules in :mod:`.play`, then
-what follows a change (the live-position cache, live updates, e-mail, the computer's turn).
+"""The server's work on games, one method per request: a transaction around the rules in :mod:`.play`,
+then what follows a change (the live-position cache, live updates, e-mail, the computer's turn).
 
 Routes are thin wrappers over these methods; the background sweep calls :meth:`GameService.sweep`.
+Accounts (:attr:`GameService.accounts`, :mod:`.account_service`) and the lists (:attr:`GameService.lists`,
+:mod:`.list_service`) are services of their own, built and closed with this one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-import os
-import random
-import threading
-import time
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, exists, or_, select, update
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from boardlab.core.registry import info
-from boardlab.server import accounts, ai, clocks, hints, jobs, lists, play, ratings, views
+from boardlab.server import ai, clocks, hints, jobs, lists, play, positions, ratings, repository, views
+from boardlab.server.account_service import AccountService
 from boardlab.server.config import Settings
-from boardlab.server.db import Database
-from boardlab.server.errors import Conflict, Forbidden, Unauthorised
+from boardlab.server.db import Database, WriterBusy
+from boardlab.server.errors import Conflict, NotAllowed
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
+from boardlab.server.list_service import ListService
 from boardlab.server.mail import Mailer
 from boardlab.server.models import Game as GameRow
-from boardlab.server.models import Seat, User
-from boardlab.server.names import name_key
 from boardlab.server.play import Actor
+from boardlab.server.pools import SlowPool
 from boardlab.server.ratelimit import RateLimit
 from boardlab.server.schemas import (
-    ArchiveOut,
     ComputerTurnOut,
     CreatedGameOut,
     CreateGameRequest,
-    EmailChange,
     GameOut,
-    GameSummary,
     HintOut,
-    LeaderboardOut,
-    LeaderOut,
-    LobbyOut,
-    LoginRequest,
-    PasswordChange,
-    ProfileOut,
-    RatingOut,
-    RatingPointOut,
-    RegisterRequest,
-    ResetConfirm,
-    ResetRequest,
     ServerStatusOut,
-    TokenOut,
-    UserOut,
 )
+from boardlab.server.status import GameStatus
 from boardlab.server.warmup import Warmup
 
 if TYPE_CHECKING:
@@ -68,59 +50,25 @@ log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
 # back at once). A search that outlives it is harmless: the version check keeps one answer.
 AI_LEASE = timedelta(seconds=30)
-# A token checked against the database is trusted this long without checking again (seconds): a
-# logout takes effect at once in the process that handles it, and within this time in the others.
-# Each token's time is drawn between half and all of it, so that tokens first seen together (a
-# crowd arriving at once) do not all fall due, and queue for the database, in the same moment.
-TOKEN_MEMORY = 5.0
-LIST_LIMIT = 50
-PASSWORD_THREADS = max(1, (os.cpu_count() or 2) // 2)
-SLOW_WORK_NICENESS = 10  # added to the server's own
-_T = TypeVar("_T")
 
 
-def login_keys(name: str, address: str) -> list[str]:
-    """What a password check is counted against: the name (as compared: ignoring case and width; cut to
-    fit the column, which a name's NFKC form could overflow) and the caller's address."""
-    return [f"name:{name_key(name)[:80]}", f"address:{address[:80]}"]
+@dataclass(frozen=True)
+class Position:
+    """A game's position now, for one viewer, with what only its row knows."""
 
-
-def _yield_the_cpu() -> None:
-    """Lower this thread's scheduling priority (Linux: a thread's own nice value), so that the cores go to
-    the event loop's requests first and to slow work (hashing, replaying) when they are idle."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SLOW_WORK_NICENESS)
-
-
-class SlowPool:
-    """Threads of their own for one kind of slow work, started when first needed (and again after a
-    shutdown: an app's lifespan may start more than once, as tests' clients start it), at a lower
-    priority than the requests' threads."""
-
-    def __init__(self, threads: int, name: str) -> None:
-        self.threads, self.name = threads, name
-        self._lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
-
-    def submit(self, work: Callable[..., _T], *args: Any) -> Future[_T]:
-        with self._lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix=self.name,
-                                                    initializer=_yield_the_cpu)
-            return self._executor.submit(work, *args)
-
-    def shutdown(self) -> None:
-        with self._lock:
-            if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = None
+    state: State
+    viewer: int | None  # whose view (None: a spectator's)
+    version: int
+    ply: int
+    active: bool  # in play
+    ending: str | None  # a finished game's end, in words (a resignation, a timeout: the position cannot tell)
 
 
 class GameService:
     def __init__(self, settings: Settings, db: Database | None = None) -> None:
         self.settings = settings
         self.db = db or Database(settings.db_url)
-        self.cache = play.StateCache()
+        self.cache = positions.StateCache()
         self.broker = Broker()
         self.notifier: LocalNotifier | PostgresNotifier = (
             LocalNotifier(self.broker) if self.db.is_sqlite else PostgresNotifier(self.broker, settings.db_url))
@@ -128,11 +76,10 @@ class GameService:
         self.hint_limit = RateLimit("hint requests", settings.hint_burst, settings.hints_per_minute)
         self.mailer = Mailer(settings.smtp_address, settings.mail_from)
         self._io = ThreadPoolExecutor(2, thread_name_prefix="boardlab-ai-moves")
-        # Slow work of its own: argon2 (which leaves the GIL, but takes a core) on half the cores at most;
-        # uploaded records' replays (Python, which holds the GIL) one at a time.
-        self._passwords = SlowPool(PASSWORD_THREADS, "boardlab-passwords")
+        # Uploaded records' replays (Python, which holds the GIL) one at a time, in a thread of their own.
         self._uploads = SlowPool(1, "boardlab-uploads")
-        self._tokens: dict[str, tuple[float, User]] = {}  # token -> (remember until, user)
+        self.accounts = AccountService(settings, self.db, self.mailer)
+        self.lists = ListService(self.db)
         self._searching: set[int] = set()  # games whose computer turn this process is searching
         self._closing = False
         self.warmup = Warmup(search=self._warm_search)
@@ -144,173 +91,16 @@ class GameService:
         if self._searching:  # hand the turns back, so that the next server to start takes them at once
             try:
                 with self.db.write() as session:
-                    session.execute(update(GameRow).where(GameRow.id.in_(list(self._searching)))
-                                    .values(ai_lease_until=None).execution_options(synchronize_session=False))
+                    repository.hand_back_computer_turns(session, list(self._searching))
             except Exception:
                 log.exception("could not hand back the computer's turns")
         self.notifier.stop()
         self.ai.shutdown()
         self._io.shutdown(wait=False, cancel_futures=True)
-        self._passwords.shutdown()
+        self.accounts.close()
         self._uploads.shutdown()
         self.mailer.shutdown()
         self.db.dispose()
-
-    # -- who is asking --------------------------------------------------------------------------
-
-    def actor(self, token: str | None, seat_tokens: tuple[str, ...] = ()) -> Actor:
-        found = self.known_actor(token, seat_tokens)
-        if found is not None:
-            return found
-        assert token is not None
-        with self.db.read() as session:
-            user = accounts.user_for_token(session, token)
-        if user is None:
-            raise Unauthorised("the token is not valid (expired, logged out or mistyped); log in again")
-        self._tokens[token] = (time.monotonic() + TOKEN_MEMORY * (0.5 + random.random() / 2), user)
-        if len(self._tokens) > 10_000:
-            self._tokens.clear()
-        return Actor(user=user, seat_tokens=seat_tokens)
-
-    def known_actor(self, token: str | None, seat_tokens: tuple[str, ...] = ()) -> Actor | None:
-        """The caller, if that needs no database lookup (no token, or one checked a moment ago)."""
-        if not token:
-            return Actor(user=None, seat_tokens=seat_tokens)
-        memory = self._tokens.get(token)
-        if memory is None or memory[0] < time.monotonic():
-            return None
-        return Actor(user=memory[1], seat_tokens=seat_tokens)
-
-    # -- accounts -------------------------------------------------------------------------------
-
-    # Registration and login wait (on the event loop, holding no thread of the request pool) for argon2 in
-    # the passwords' own threads, and do their short transactions in the request pool's, so that a crowd
-    # registering at once neither holds the database's write lock nor starves other requests of threads.
-
-    async def _slow(self, pool: SlowPool, work: Callable[..., _T], *args: Any) -> _T:
-        return await asyncio.wrap_future(pool.submit(work, *args))
-
-    async def register(self, request: RegisterRequest) -> TokenOut:
-        accounts.check_name(request.name)
-        password_hash = await self._slow(self._passwords, accounts.hash_password, request.password)
-        return await run_in_threadpool(self._register, request, password_hash)
-
-    def _register(self, request: RegisterRequest, password_hash: str) -> TokenOut:
-        try:
-            with self.db.write() as session:
-                user = accounts.register(session, request.name, password_hash, request.email)
-                token = accounts.issue_token(session, user, "session")
-        except IntegrityError:  # registered meanwhile, by another request (the same name or a look-alike)
-            raise Conflict(f"the name {request.name!r}, or one that looks like it, is taken") from None
-        return TokenOut(user=user.name, token=token, kind="session")
-
-    async def login(self, request: LoginRequest, address: str) -> TokenOut:
-        """Count the attempt (429 beyond the limit), check the password, then forgive the attempt and issue
-        a token if it was right: of any number of guesses at once, at most the limit are checked."""
-        keys = login_keys(request.name, address)
-        user, stored, attempt = await run_in_threadpool(self._claim_login, keys, request.name)
-        right = await self._slow(self._passwords, accounts.password_matches, stored, request.password)
-        if not right or user is None:
-            raise Unauthorised("wrong name or password")
-        return await run_in_threadpool(self._finish_login, user, attempt, request.kind)
-
-    def _claim_login(self, keys: list[str], name: str) -> tuple[User | None, str | None, list[int]]:
-        with self.db.write() as session:
-            attempt = accounts.claim_attempt(session, keys)
-            user, stored = accounts.stored_hash(session, name)
-        return user, stored, attempt
-
-    def _finish_login(self, user: User, attempt: list[int], kind: str) -> TokenOut:
-        with self.db.write() as session:
-            accounts.forgive(session, attempt)
-            token = accounts.issue_token(session, user, kind)
-        return TokenOut(user=user.name, token=token, kind=kind)
-
-    def logout(self, token: str) -> None:
-        self._tokens.pop(token, None)
-        with self.db.write() as session:
-            accounts.revoke(session, token)
-
-    # Changing the password or the e-mail address asks for the password: that check is a login attempt,
-    # counted (against the account's name and the caller's address) before argon2 runs, as a login's is.
-
-    async def _check_password(self, user: User, password: str, address: str, wrong: str) -> tuple[str, list[int]]:
-        """Check ``user``'s ``password`` as a login attempt: 429 beyond the limit, 401 (``wrong``) if it is
-        wrong (the attempt stays counted). Returns the hash it was checked against and the attempt's rows."""
-        keys = login_keys(user.name, address)
-        stored, attempt = await run_in_threadpool(self._claim_check, keys, user)
-        if not await self._slow(self._passwords, accounts.password_matches, stored, password) or stored is None:
-            raise Unauthorised(wrong)
-        return stored, attempt
-
-    def _claim_check(self, keys: list[str], user: User) -> tuple[str | None, list[int]]:
-        with self.db.write() as session:
-            attempt = accounts.claim_attempt(session, keys)
-            stored = accounts.password_of(session, user)
-        return stored, attempt
-
-    async def change_password(self, actor: Actor, token: str | None, request: PasswordChange, address: str) -> None:
-        user = accounts.require_user(actor.user)
-        checked, attempt = await self._check_password(user, request.current, address,
-                                                      "the current password is wrong")
-        new_hash = await self._slow(self._passwords, accounts.hash_password, request.new)
-        await run_in_threadpool(self._set_password, user, attempt, checked, new_hash, token)
-        self._tokens = {kept: memory for kept, memory in self._tokens.items() if kept == token}
-
-    def _set_password(self, user: User, attempt: list[int], checked: str, new_hash: str, token: str | None) -> None:
-        with self.db.write() as session:
-            accounts.forgive(session, attempt)
-            accounts.set_password(session, user, checked, new_hash, keep=token)
-
-    async def change_email(self, actor: Actor, request: EmailChange, address: str) -> UserOut:
-        user = accounts.require_user(actor.user)
-        checked, attempt = await self._check_password(user, request.password, address, "the password is wrong")
-        changed = await run_in_threadpool(self._set_email, user, attempt, checked, request.email)
-        self._tokens.clear()  # the remembered user carries the old address
-        return changed
-
-    def _set_email(self, user: User, attempt: list[int], checked: str, email: str | None) -> UserOut:
-        with self.db.write() as session:
-            accounts.forgive(session, attempt)
-            changed = accounts.set_email(session, user, checked, email)
-            return UserOut(name=changed.name, email=changed.email)
-
-    def request_reset(self, request: ResetRequest) -> None:
-        """E-mail a one-time link that sets a new password, if an account with that name or address has
-        an e-mail address. The answer is the same either way: it must not tell who has an account."""
-        if not self.mailer.enabled:
-            raise Conflict("this server sends no e-mail, so it cannot reset a password; ask the people who run it")
-        with self.db.write() as session:
-            user = accounts.user_for_reset(session, request.name_or_email)
-            if user is None or not user.email:
-                return
-            token = accounts.issue_reset(session, user)
-            address, name = user.email, user.name
-        link = f"{self.settings.public_url}/reset#{token}"
-        self.mailer.send(address, "Your boardlab password",
-                         f"Someone (you, we hope) asked to set a new password for {name} on "
-                         f"{self.settings.public_url}.\n\nSet a new password: {link}\n\nThe link works once, "
-                         f"within {accounts.RESET_MINUTES} minutes. If you did not ask, ignore this message: "
-                         f"your password stays as it is.\n")
-
-    async def confirm_reset(self, request: ResetConfirm) -> TokenOut:
-        """Set a new password with an e-mailed token: the token is checked first (so a mistyped one costs no
-        hashing), the new password hashed outside any transaction, then the token used, once."""
-        await run_in_threadpool(self._valid_reset, request.token)
-        new_hash = await self._slow(self._passwords, accounts.hash_password, request.password)
-        out = await run_in_threadpool(self._reset, request.token, new_hash)
-        self._tokens.clear()
-        return out
-
-    def _valid_reset(self, token: str) -> None:
-        with self.db.read() as session:
-            accounts.valid_reset(session, token)
-
-    def _reset(self, token: str, new_hash: str) -> TokenOut:
-        with self.db.write() as session:
-            user = accounts.reset_password(session, token, new_hash)
-            token = accounts.issue_token(session, user, "session")
-            return TokenOut(user=user.name, token=token, kind="session")
 
     # -- games ----------------------------------------------------------------------------------
 
@@ -319,7 +109,7 @@ class GameService:
         slow, and must hold neither the write lock, the event loop nor the request pool's threads)."""
         if request.record is None:
             return None
-        return await self._slow(self._uploads, play.read_upload, request.record)
+        return await self._uploads.run(play.read_upload, request.record)
 
     def create(self, actor: Actor, request: CreateGameRequest, upload: play.Upload | None = None) -> CreatedGameOut:
         """A new game (``upload``: its record as :meth:`read_upload` read it; read here, before the
@@ -356,17 +146,30 @@ class GameService:
 
     def show(self, actor: Actor, game_id: int, seat: int | None = None, at_ply: int | None = None) -> GameOut:
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
+            row = repository.get_game(session, game_id)
             if at_ply is not None and not 0 <= at_ply <= row.ply:
                 raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             return self._out(session, row, actor, seat, at_ply)
 
+    def position(self, actor: Actor, game_id: int, seat: int | None, at_ply: int | None = None) -> Position:
+        """The game's position now as the caller's seat sees it (see :class:`Position`): what the board
+        picture is drawn from. ``at_ply``: checked to be a position of the game (the caller goes back to it)."""
+        with self.db.read() as session:
+            row = repository.get_game(session, game_id)
+            state = positions.current_state(session, row, self.cache)
+            viewer = play.viewing_seat(row, actor, seat)
+            if at_ply is not None and not 0 <= at_ply <= row.ply:
+                raise Conflict(f"ply {at_ply} is not in game {game_id}; accepted: 0 to {row.ply}")
+            # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
+            ending = views.describe(row, state.view(viewer)) if row.status == GameStatus.FINISHED else None
+            return Position(state, viewer, row.version, row.ply, row.status == GameStatus.ACTIVE, ending)
+
     def _out(self, session: Session, row: GameRow, actor: Actor, seat: int | None,
              at_ply: int | None = None) -> GameOut:
-        state = play.current_state(session, row, self.cache)
+        state = positions.current_state(session, row, self.cache)
         held = play.seats_held(row, actor)
         viewer = play.viewing_seat(row, actor, seat)
-        move_rows = play.known_moves(session, row, self.cache)
+        move_rows = positions.known_moves(session, row, self.cache)
         rule = hints.hint_rule(row, views.position_at(row, state, at_ply), held, at_ply in (None, row.ply))
         return views.game_out(row, state, viewer, held, move_rows, rule.seat is not None, at_ply)
 
@@ -398,12 +201,13 @@ class GameService:
         """The rematch of a finished game (offered now, or the one offered already, accepted)."""
         with self.db.write() as session:
             created = play.rematch(session, actor, game_id)
-            old = play.get_game(session, game_id)
+            old = repository.get_game(session, game_id)
             self._stage(session, created.row, old)
         row = created.row
         self.cache.put(row, created.state)
         self._after(old, self._state_after(old), "rematch")
-        self._after(row, created.state, "created" if created.invitations or row.status == "challenge" else "accepted")
+        self._after(row, created.state,
+                    "created" if created.invitations or row.status == GameStatus.CHALLENGE else "accepted")
         links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
                  for seat, token in created.invitations.items()}
         viewer = Actor(actor.user, actor.seat_tokens + tuple(created.invitations.values()))
@@ -424,6 +228,17 @@ class GameService:
         viewer = play.viewing_seat(moved.row, actor, seat)
         return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
                               hints.hint_rule(moved.row, moved.state, held, True).seat is not None)
+
+    async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
+        """:meth:`move`, for a request: on the event loop where the database is best written from there and
+        its write lock is free (the loop never waits for it: :class:`~.db.WriterBusy`, before anything is
+        done), else in the thread pool."""
+        if self.db.short_writes_on_the_loop:
+            try:
+                return self.move(actor, game_id, ply, text, seat, wait=False)
+            except WriterBusy:
+                pass
+        return await run_in_threadpool(self.move, actor, game_id, ply, text, seat)
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
@@ -451,13 +266,13 @@ class GameService:
         from boardlab import records
 
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
-            state = play.current_state(session, row, self.cache)
+            row = repository.get_game(session, game_id)
+            state = positions.current_state(session, row, self.cache)
             viewer = play.viewing_seat(row, actor, seat)
             players = [play.seat_name(s) or "open" for s in row.seats]
             started = row.started_at.replace(microsecond=0).isoformat() + "+00:00" if row.started_at else None
             tags = {"server_game": str(row.id), "time_control": play.time_control(row).describe()}
-            if row.status == "finished":
+            if row.status == GameStatus.FINISHED:
                 assert row.result is not None
                 known = set(play.seats_held(row, actor)) | state.game.revealed_at_end(row.result)
                 record = records.GameRecord.known_to(state, viewer, known, players=players, seed=row.seed,
@@ -476,74 +291,6 @@ class GameService:
                 record.finished = row.finished_at.replace(microsecond=0).isoformat() + "+00:00"
             return record.to_dict()
 
-    # -- lists ----------------------------------------------------------------------------------
-
-    def lobby(self, actor: Actor) -> LobbyOut:
-        with self.db.read() as session:
-            open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
-            challenges = session.scalars(select(GameRow).where(GameRow.status == "challenge", open_seat)
-                                         .order_by(GameRow.id.desc()).limit(LIST_LIMIT)).all()
-            playing = lists.watch(session, LIST_LIMIT)
-            return LobbyOut(open_challenges=[self._summary(r, actor) for r in challenges],
-                            my_games=self._my_games(session, actor),
-                            watch=[self._summary(r, actor) for r in playing])
-
-    def my_games(self, actor: Actor) -> list[GameSummary]:
-        if actor.user is None:
-            raise Unauthorised("log in to list your games")
-        with self.db.read() as session:
-            return self._my_games(session, actor)
-
-    def _my_games(self, session: Session, actor: Actor) -> list[GameSummary]:
-        if actor.user is None:
-            return []
-        seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == actor.user.id)
-        rows = session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(200)).all()
-        games = [self._summary(r, actor) for r in rows]
-        finished = [g for g in games if g.status not in ("active", "challenge")][:LIST_LIMIT]
-        current = [g for g in games if g.status in ("active", "challenge")]
-        current.sort(key=lambda g: (not (g.your_turn or g.invited), g.status != "active", -g.id))
-        return current + finished
-
-    @staticmethod
-    def _summary(row: GameRow, actor: Actor) -> GameSummary:
-        held = play.seats_held(row, actor)
-        invited = actor.user is not None and row.status == "challenge" and any(
-            s.kind == "user" and s.user_id == actor.user.id and not s.accepted for s in row.seats)
-        return views.summary(row, held, invited)
-
-    def archive(self, actor: Actor, query: lists.ArchiveQuery) -> ArchiveOut:
-        with self.db.read() as session:
-            rows, total = lists.archive(session, query, actor.user)
-            pages = max(1, -(-total // lists.PER_PAGE))
-            return ArchiveOut(games=[self._summary(r, actor) for r in rows], page=max(1, query.page), pages=pages,
-                              total=total)
-
-    def profile(self, actor: Actor, name: str) -> ProfileOut:
-        with self.db.read() as session:
-            user = lists.user_named(session, name)
-            connection = session.connection()
-            found = []
-            for game, rating, deviation, games in ratings.of_user(connection, user.id):
-                points = [RatingPointOut(game_id=game_id, at=views.utc(at) or at, before=before, after=after)
-                          for game_id, before, after, at in ratings.history(connection, user.id, game)]
-                found.append(RatingOut(game=game, game_name=info(game).name, rating=rating, deviation=deviation,
-                                       provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games,
-                                       history=points))
-            rows, total = lists.archive(session, lists.ArchiveQuery(player=user.name), actor.user, per_page=10)
-            return ProfileOut(name=user.name, joined=views.utc(user.created_at) or user.created_at, ratings=found,
-                              recent=[self._summary(r, actor) for r in rows], finished=total)
-
-    def leaderboard(self, game: str, limit: int = 100) -> LeaderboardOut:
-        game_id = info(game).id
-        with self.db.read() as session:
-            leaders = ratings.leaders(session.connection(), game_id, limit)
-            names = dict(session.execute(select(User.id, User.name).where(User.id.in_([u for u, *_ in leaders]))).all())
-            return LeaderboardOut(game=game_id, game_name=info(game_id).name, players=[
-                LeaderOut(rank=rank, name=names[user], rating=rating, deviation=deviation,
-                          provisional=deviation > ratings.PROVISIONAL_DEVIATION, games=games)
-                for rank, (user, rating, deviation, games) in enumerate(leaders, start=1)])
-
     def status(self) -> ServerStatusOut:
         return ServerStatusOut(rules_ready=dict(self.warmup.ready))
 
@@ -559,21 +306,21 @@ class GameService:
         """Start the search for a hint (see :mod:`.hints` for who may have one) at the position after
         ``ply`` moves (``None``: now); the seat it is for, that ply, and the search's future."""
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
+            row = repository.get_game(session, game_id)
             if ply is not None and not 0 <= ply <= row.ply:
                 raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {row.ply}")
             held = play.seats_held(row, actor)
             if seat is not None:
                 play.viewing_seat(row, actor, seat)  # 403 unless the caller holds the seat asked for
-            state = play.current_state(session, row, self.cache)
+            state = positions.current_state(session, row, self.cache)
             at = row.ply if ply is None else ply
             rule = hints.hint_rule(row, views.position_at(row, state, at), held, at == row.ply)
             if rule.seat is None:
-                raise Forbidden(rule.why_not)
-            if row.status == "active" and seat is not None and seat != rule.seat:
-                raise Forbidden(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
+                raise NotAllowed(rule.why_not)
+            if row.status == GameStatus.ACTIVE and seat is not None and seat != rule.seat:
+                raise NotAllowed(f"hints are for the seat to move, seat {rule.seat}, not seat {seat}")
             # The worker replays the moves and searches only ``state.view(rule.seat)``.
-            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, row.id)[:at], rule.seat,
+            job = ai.Job(row.game, dict(row.options), row.start, repository.move_texts(session, row.id)[:at], rule.seat,
                          ai.HINT_AGENT, row.seed + at)
             return rule.seat, at, self.ai.submit(ai.analyse, job)
 
@@ -597,7 +344,7 @@ class GameService:
 
     def _state_after(self, row: GameRow) -> State:
         with self.db.read() as session:
-            return play.current_state(session, row, self.cache)
+            return positions.current_state(session, row, self.cache)
 
     def _after(self, row: GameRow, state: State, what: str) -> None:
         self.notifier.committed(self._channels(row))
@@ -606,7 +353,7 @@ class GameService:
                 self._mail(row, state, what)
             except Exception:  # a notice must never undo a move
                 log.exception("could not write the notice for game %s", row.id)
-        if row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
+        if row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
             self.request_ai(row.id)
 
     def _mail(self, row: GameRow, state: State, what: str) -> None:
@@ -622,24 +369,19 @@ class GameService:
         taken the turn (a lease row, so that one worker plays it even with several)."""
         at = clocks.now()
         with self.db.write() as session:
-            row = session.get(GameRow, game_id)
-            if row is None or row.status != "active":
+            row = repository.find_game(session, game_id)
+            if row is None or row.status != GameStatus.ACTIVE:
                 return False
             seat = next((s for s in row.seats if s.seat == row.to_move and s.kind == "ai"), None)
             if seat is None or seat.agent is None:
                 return False
-            taken = session.execute(
-                update(GameRow).where(GameRow.id == game_id, GameRow.version == row.version,
-                                      GameRow.status == "active",
-                                      or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at))
-                .values(ai_lease_until=at + AI_LEASE).execution_options(synchronize_session=False))
-            if taken.rowcount != 1:  # type: ignore[attr-defined]
+            if not repository.take_computer_turn(session, row, at, at + AI_LEASE):
                 return False
             if self.settings.ai_queue:  # for a `boardlab ai-worker` to take (see boardlab.server.jobs)
                 jobs.queue(session.connection(), game_id, row.version, row.ply, seat.seat, seat.agent,
                            row.seed + row.ply, at)
                 return True
-            job = ai.Job(row.game, dict(row.options), row.start, play.move_texts(session, game_id), seat.seat,
+            job = ai.Job(row.game, dict(row.options), row.start, repository.move_texts(session, game_id), seat.seat,
                          seat.agent, row.seed + row.ply)
             version, ply = row.version, row.ply
         self._searching.add(game_id)
@@ -676,8 +418,9 @@ class GameService:
         """Whether the computer is to move in the game, and where its search stands among the queued ones
         (``--ai-queue``): 0 while a worker searches it, n when n-1 wait ahead of it."""
         with self.db.read() as session:
-            row = play.get_game(session, game_id)
-            thinking = row.status == "active" and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats)
+            row = repository.get_game(session, game_id)
+            thinking = row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai"
+                                                               for s in row.seats)
             place = jobs.queue_place(session.connection(), game_id, clocks.now()) \
                 if thinking and self.settings.ai_queue else None
         return ComputerTurnOut(thinking=thinking, queue_place=place)
@@ -689,12 +432,8 @@ class GameService:
         (after a restart, or a search that died). Returns how many games it ended."""
         at = clocks.now()
         with self.db.read() as session:
-            due = play.due_for_timeout(session, at)
-            mover = aliased(Seat)
-            waiting = list(session.scalars(
-                select(GameRow.id).join(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
-                .where(GameRow.status == "active", mover.kind == "ai",
-                       or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at)).limit(100)))
+            due = repository.due_for_timeout(session, at)
+            waiting = repository.computer_turns_waiting(session, at)
         ended = 0
         for game_id, version in due:
             ended += self._time_out(game_id, version, at)
@@ -710,11 +449,11 @@ class GameService:
 
     def _time_out(self, game_id: int, version: int, at: Any) -> int:
         with self.db.write() as session:
-            row = play.lock_game(session, game_id)
+            row = repository.lock_game(session, game_id)
             # The conditional part: finished once, by whichever worker sees this version first.
-            if row.status != "active" or row.version != version or row.deadline is None or row.deadline > at:
+            if row.status != GameStatus.ACTIVE or row.version != version or row.deadline is None or row.deadline > at:
                 return 0
-            play.timeout(row, at, play.current_state(session, row, self.cache))
+            play.timeout(row, at, positions.current_state(session, row, self.cache))
             ratings.settle(session.connection(), row, at)
             self._stage(session, row)
         self._after(row, self._state_after(row), "timeout")

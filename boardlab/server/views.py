@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
-from boardlab.server.play import game_of, outcome_of, seat_name, time_control
+from boardlab.server.play import outcome_of, seat_name, time_control
+from boardlab.server.positions import game_of
 from boardlab.server.schemas import (
     ClockOut,
     GameOut,
@@ -25,6 +26,7 @@ from boardlab.server.schemas import (
     TimeOut,
     ViewOut,
 )
+from boardlab.server.status import GameStatus
 
 if TYPE_CHECKING:
     from boardlab.core.state import State
@@ -53,7 +55,7 @@ def seats_out(row: GameRow, view: View | None) -> list[SeatOut]:
 def clocks_out(row: GameRow, at: datetime) -> list[ClockOut]:
     out = []
     for s in row.seats:
-        running = row.status == "active" and s.seat == row.to_move
+        running = row.status == GameStatus.ACTIVE and s.seat == row.to_move
         remaining = s.remaining_seconds
         if remaining is not None and running:
             remaining = max(0.0, remaining - clocks.seconds_between(row.turn_started_at, at))
@@ -69,11 +71,11 @@ def describe(row: GameRow, view: View, end_reason: str | None = None) -> str:
     def label(seat: int) -> str:
         return game.seat_label(view.data, seat)
 
-    if row.status == "challenge":
+    if row.status == GameStatus.CHALLENGE:
         return "A challenge: waiting for " + ", ".join(f"seat {s.seat}" for s in row.seats if not s.accepted) + "."
-    if row.status == "declined":
+    if row.status == GameStatus.DECLINED:
         return "The challenge was declined."
-    if row.status == "finished" and row.result is not None:
+    if row.status == GameStatus.FINISHED and row.result is not None:
         reason = end_reason if end_reason is not None else view.end_reason
         ended = f"Game over: {ending(row, [label(s.seat) for s in row.seats], reason)}."
         if view.ply < row.ply and view.to_move is not None:  # a step back through a finished game
@@ -213,7 +215,7 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
     """``state``: the position shown; ``end_reason``: why the game ended, if the rules ended it."""
     view = state.view(seat)
     shown = _shown(state, view, seat)
-    active = row.status == "active"
+    active = row.status == GameStatus.ACTIVE
     moves = move_list(state, view, seat, move_rows)
     result = list(view.result) if view.result is not None else None
     return ViewOut(
@@ -257,7 +259,7 @@ def game_out(row: GameRow, state: State, seat: int | None, held: list[int], move
 
 
 def _outcome(row: GameRow, view: View | None) -> str | None:
-    if row.status != "finished" or row.result is None:
+    if row.status != GameStatus.FINISHED or row.result is None:
         return None
     game = game_of(row)
     return ending(row, [game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat)
@@ -270,4 +272,4 @@ def summary(row: GameRow, held: list[int], invited: bool) -> GameSummary:
         seats=seats_out(row, None), time=time_out(row), deadline=utc(row.deadline), result=row.result,
         termination=row.termination, outcome=_outcome(row, None), rated=row.rated,
         created_at=utc(row.created_at) or row.created_at, finished_at=utc(row.finished_at), your_seats=held,
-        your_turn=row.status == "active" and row.to_move in held, invited=invited)
+        your_turn=row.status == GameStatus.ACTIVE and row.to_move in held, invited=invited)

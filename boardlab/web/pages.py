@@ -103,7 +103,7 @@ def archive_page(request: Request, caller: Caller, service: Service, player: Nam
                  page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> HTMLResponse:
     """Finished games: a player's, a game's, against an opponent, by result; 20 a page."""
     query = lists.ArchiveQuery(player or None, game or None, opponent or None, result or None, page)
-    found = service.archive(caller, query)
+    found = service.lists.archive(caller, query)
     shown = {"player": query.player or "", "game": query.game or "", "opponent": query.opponent or "",
              "result": query.result or ""}
 
@@ -120,7 +120,7 @@ def archive_page(request: Request, caller: Caller, service: Service, player: Nam
 @router.get("/users/{name}", response_class=HTMLResponse)
 def profile_page(request: Request, name: Annotated[str, PathParam(max_length=64)], caller: Caller,
                  service: Service) -> HTMLResponse:
-    profile = service.profile(caller, name)
+    profile = service.lists.profile(caller, name)
     charts = {rating.game: _chart([point.after for point in rating.history], rating.history[0].before
                                   if rating.history else glicko2.START[0]) for rating in profile.ratings}
     return _page(request, "profile.html", f"{profile.name} · boardlab", profile=profile, charts=charts)
@@ -128,14 +128,14 @@ def profile_page(request: Request, name: Annotated[str, PathParam(max_length=64)
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboards_page(request: Request, service: Service) -> HTMLResponse:
-    boards = [service.leaderboard(game.id, limit=10) for game in games()]
+    boards = [service.lists.leaderboard(game.id, limit=10) for game in games()]
     return _page(request, "leaderboard.html", "Leaderboards · boardlab", boards=boards, whole=False)
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
 def leaderboard_page(request: Request, game: Annotated[str, PathParam(max_length=32)],
                      service: Service) -> HTMLResponse:
-    board = service.leaderboard(game)
+    board = service.lists.leaderboard(game)
     return _page(request, "leaderboard.html", f"{board.game_name}: leaderboard · boardlab", boards=[board],
                  whole=True)
 

@@ -54,7 +54,7 @@ def test_changing_the_password_ends_every_other_session(sqlite_api: Api) -> None
                            headers=here).status_code == 204
     assert api.client.get("/api/me", headers=here).status_code == 200
     service = api.client.app.state.service  # type: ignore[attr-defined]
-    service._tokens.clear()  # another worker, which never remembered the token
+    service.accounts._tokens.clear()  # another worker, which never remembered the token
     assert api.client.get("/api/me", headers={"Authorization": f"Bearer {elsewhere['token']}"}).status_code == 401
     assert api.client.post("/api/login", json={"name": "ann", "password": PASSWORD}).status_code == 401
     assert api.client.post("/api/login", json={"name": "ann", "password": "a new password"}).status_code == 200

@@ -24,7 +24,7 @@ from boardlab.core.state import State
 from boardlab.server import accounts
 from boardlab.server.accounts import FAILURES_ALLOWED
 from boardlab.server.models import User
-from boardlab.server.service import SlowPool
+from boardlab.server.pools import SlowPool
 from tests.server.conftest import PASSWORD, Api, LiveServer, settings_for
 from tests.server.test_hostile import long_game
 
@@ -269,7 +269,7 @@ def test_a_password_changed_meanwhile_is_not_overwritten(sqlite_url: str, monkey
     with LiveServer(settings_for(sqlite_url)) as server, ThreadPoolExecutor(1) as pool, \
             httpx.Client(base_url=server.url, timeout=LIVELY) as client:
         ann = Api(client).user("ann")
-        server.app.state.service._passwords = SlowPool(2, "two-at-once")  # the machine may allow one
+        server.app.state.service.accounts._passwords = SlowPool(2, "two-at-once")  # the machine may allow one
         slow = pool.submit(client.post, "/api/password", json={"current": PASSWORD, "new": "first new password"},
                            headers=ann)
         assert first.entered.wait(LIVELY)

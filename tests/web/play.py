@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from boardlab import records
-from boardlab.server import play as server_play
+from boardlab.server import repository
 
 IDLE = "body:not([data-busy])"
 # The guest seats a page holds in a game ({seat: token}), as the pages keep them (localStorage); call
@@ -68,7 +68,7 @@ def engine_result(server: Any, game_id: int, seat_tokens: list[str]) -> tuple[fl
     if data.get("perspective") is not None:
         service = server.app.state.service
         with service.db.read() as session:
-            data["moves"] = server_play.move_texts(session, game_id)
+            data["moves"] = repository.move_texts(session, game_id)
         del data["perspective"]
     record = records.from_dict(json.loads(json.dumps(data)))
     state = record.replay()

@@ -15,13 +15,10 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from boardlab.errors import BoardlabError
-from boardlab.server import play, views
-from boardlab.server.errors import Conflict
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.strict_json import StrictJsonRoute
 
 if TYPE_CHECKING:  # the render layer (and the kernels under it) is imported with the first board drawn
-    from boardlab.core.state import State
     from boardlab.core.view import View
 
 router = APIRouter(prefix="/api", tags=["board"], route_class=StrictJsonRoute)
@@ -77,17 +74,10 @@ def board(game_id: GameId, caller: Caller, service: Service,
     the answer says which were taken, where the next may go, and the move once they make a whole one."""
     from boardlab import render
 
-    with service.db.read() as session:
-        row = play.get_game(session, game_id)
-        state: State = play.current_state(session, row, service.cache)
-        viewer = play.viewing_seat(row, caller, seat)
-        version, current, active = row.version, row.ply, row.status == "active"
-        # The game's end as the server knows it (a resignation, a timeout: the position cannot tell).
-        ending = views.describe(row, state.view(viewer)) if row.status == "finished" else None
-    if ply is not None and not 0 <= ply <= current:
-        raise Conflict(f"ply {ply} is not in game {game_id}; accepted: 0 to {current}")
+    found = service.position(caller, game_id, seat, ply)
+    state, viewer, active, ending = found.state, found.viewer, found.active, found.ending
     shown = state
-    for _ in range(current - (ply if ply is not None else current)):
+    for _ in range(found.ply - (ply if ply is not None else found.ply)):
         assert shown.previous is not None
         shown = shown.previous
     view = shown.view(viewer)
@@ -121,7 +111,7 @@ def board(game_id: GameId, caller: Caller, service: Service,
     svg = render.board_svg(view, marks=replace(marks, flagged=captured), layout=chosen, turn=turn,
                            shown_at=width, moves_listed=False)
     pieces = render.pieces_on_board(view) if view.game.info.perfect_information else {}
-    return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=version, layout=chosen, layouts=layouts,
+    return BoardOut(svg=svg, seat=viewer, ply=view.ply, version=found.version, layout=chosen, layouts=layouts,
                     clicked=list(kept), targets=[s for s in following.steps if s in cells],
                     buttons=[s for s in following.steps if s not in cells],
                     move=following.move.text if following.move is not None else None, why=why,

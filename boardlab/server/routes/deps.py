@@ -38,8 +38,8 @@ async def actor(
 ) -> Actor:
     token = bearer(authorization) or request.cookies.get(COOKIE)
     seats = seat_tokens(x_seat_token or seat_token)
-    known = service.known_actor(token, seats)  # most requests: no database, no thread
-    return known if known is not None else await run_in_threadpool(service.actor, token, seats)
+    known = service.accounts.known_actor(token, seats)  # most requests: no database, no thread
+    return known if known is not None else await run_in_threadpool(service.accounts.actor, token, seats)
 
 
 def seat_tokens(given: str | None) -> tuple[str, ...]:

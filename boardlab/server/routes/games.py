@@ -11,10 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
-from boardlab.server.db import WriterBusy
-from boardlab.server.errors import ApiError
+from boardlab.server.errors import Unavailable
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
 from boardlab.server.schemas import (
@@ -35,6 +35,7 @@ from boardlab.server.schemas import (
     ServerStatusOut,
     UndoRequest,
 )
+from boardlab.server.status import GameStatus
 from boardlab.server.strict_json import StrictJsonRoute
 
 router = APIRouter(prefix="/api", tags=["games"], route_class=StrictJsonRoute)
@@ -74,17 +75,7 @@ def computer_turn(game_id: GameId, service: Service) -> ComputerTurnOut:
              responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
                         422: {"description": "illegal move, with the rules' reason"}})
 async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
-    if service.db.is_sqlite:
-        # SQLite writes one transaction at a time anyway (db.py), and a move's is short: run it here,
-        # on the event loop, rather than pay for a trip through the thread pool and its threads'
-        # contention for the GIL and the write lock, which under load cost more than the move itself.
-        # Only if the write lock is free, though: the event loop never waits for it (WriterBusy, before
-        # anything is done), the thread pool does.
-        try:
-            return answer(service.move(caller, game_id, body.ply, body.move, body.seat, wait=False), status=201)
-        except WriterBusy:
-            pass
-    return answer(await run_in_threadpool(service.move, caller, game_id, body.ply, body.move, body.seat), status=201)
+    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
 @router.post("/games/{game_id}/accept", response_model=GameOut)
@@ -141,13 +132,13 @@ async def hint(game_id: GameId, caller: Caller, service: Service, request: Reque
     try:
         found = await asyncio.wait_for(asyncio.wrap_future(future), HINT_SECONDS)
     except TimeoutError:
-        raise ApiError("the hint took too long; try again", status=503) from None
+        raise Unavailable("the hint took too long; try again") from None
     return service.hint_out(seat, ply, found)
 
 
 @router.get("/lobby", response_model=LobbyOut)
 def lobby(caller: Caller, service: Service) -> LobbyOut:
-    return service.lobby(caller)
+    return service.lists.lobby(caller)
 
 
 Name = Annotated[str | None, Query(max_length=64)]
@@ -162,19 +153,19 @@ def archive(caller: Caller, service: Service, player: Name = None,
             page: Annotated[int, Query(ge=1, le=100_000)] = 1) -> ArchiveOut:
     """Finished games, the latest first, 20 a page: a player's, a game's, against an opponent, by result.
     Games with no two people in them are listed only in their player's own archive, for them."""
-    return service.archive(caller, ArchiveQuery(player or None, game or None, opponent or None, result, page))
+    return service.lists.archive(caller, ArchiveQuery(player or None, game or None, opponent or None, result, page))
 
 
 @router.get("/users/{name}", response_model=ProfileOut)
 def profile(name: Annotated[str, Path(max_length=64)], caller: Caller, service: Service) -> ProfileOut:
     """A player: their rating in each game they played rated (with its history) and their latest games."""
-    return service.profile(caller, name)
+    return service.lists.profile(caller, name)
 
 
 @router.get("/leaderboard/{game}", response_model=LeaderboardOut)
 def leaderboard(game: Annotated[str, Path(max_length=32)], service: Service) -> LeaderboardOut:
     """The best-rated players of a game (Glicko-2; those with a deviation over 110 are provisional)."""
-    return service.leaderboard(game)
+    return service.lists.leaderboard(game)
 
 
 @router.get("/status", response_model=ServerStatusOut)
@@ -186,7 +177,7 @@ def status(service: Service) -> ServerStatusOut:
 @router.get("/my/games", response_model=list[GameSummary])
 def my_games(caller: Caller, service: Service) -> list[GameSummary]:
     """The caller's games: those waiting for them (their turn, a challenge to answer) first."""
-    return service.my_games(caller)
+    return service.lists.my_games(caller)
 
 
 @router.get("/games/{game_id}/events", response_class=StreamingResponse,
@@ -197,36 +188,31 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
                  seat: SeatQuery = None,
                  after_end: Annotated[bool, Query(description="after the end, go on until a rematch is offered "
                                                               "(the game page's Rematch)")] = False,
-                 ) -> StreamingResponse:
+                 ) -> EventSourceResponse:
     first = await run_in_threadpool(service.show, caller, game_id, seat)  # 403/404 before the stream opens
 
-    async def stream() -> AsyncIterator[str]:
+    async def stream() -> AsyncIterator[ServerSentEvent]:
         channel = f"game:{game_id}"
         queue = service.broker.subscribe(channel)
         try:
-            yield f": boardlab worker {os.getpid()}\n\n"  # a comment (clients skip it): which process serves
+            yield _comment(f"boardlab worker {os.getpid()}")  # clients skip it: which process serves
             out, sent, ended = first, -1, False
             while True:
                 if out.version != sent:
                     sent = out.version
-                    yield f"id: {out.version}\nevent: game\ndata: {out.model_dump_json()}\n\n"
-                if out.status in ("finished", "declined"):
+                    yield _event("game", out.model_dump_json(), id=str(out.version))
+                if out.status.is_over:
                     if not ended:
                         ended = True
-                        yield f"event: end\ndata: {json.dumps({'status': out.status})}\n\n"
-                    if not after_end or out.status == "declined" or out.rematch is not None:
+                        yield _event("end", json.dumps({"status": out.status}))
+                    if not after_end or out.status == GameStatus.DECLINED or out.rematch is not None:
                         return
-                try:
-                    await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
+                await queue.get()
                 out = await run_in_threadpool(service.show, caller, game_id, seat)
         finally:
             service.broker.unsubscribe(queue, channel)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return _event_stream(stream())
 
 
 @router.get("/my/events", response_class=StreamingResponse,
@@ -234,22 +220,32 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
                              "description": "Server-Sent Events: 'lobby' whenever one of your games, a challenge "
                                             "to you, or the list of open challenges and games changes (fetch "
                                             "/api/lobby again); logged-out callers hear the public lobby only"}})
-async def my_events(caller: Caller, service: Service) -> StreamingResponse:
+async def my_events(caller: Caller, service: Service) -> EventSourceResponse:
     channels = ["lobby"] if caller.user is None else ["lobby", f"user:{caller.user.id}"]
 
-    async def stream() -> AsyncIterator[str]:
+    async def stream() -> AsyncIterator[ServerSentEvent]:
         queue = service.broker.subscribe(*channels)
         try:
-            yield "event: lobby\ndata: {}\n\n"
             while True:
-                try:
-                    await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
-                yield "event: lobby\ndata: {}\n\n"
+                yield _event("lobby", "{}")
+                await queue.get()
         finally:
             service.broker.unsubscribe(queue, *channels)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return _event_stream(stream())
+
+
+# The streams' frames, as the browser's EventSource and the tests read them: fields end with a bare
+# newline; a quiet stream sends the comment ": keep-alive" every KEEPALIVE_SECONDS, so that proxies keep
+# it open (and the server learns of a client gone).
+def _event(name: str, data: str, id: str | None = None) -> ServerSentEvent:
+    return ServerSentEvent(data, event=name, id=id, sep="\n")
+
+
+def _comment(text: str) -> ServerSentEvent:
+    return ServerSentEvent(comment=text, sep="\n")
+
+
+def _event_stream(events: AsyncIterator[ServerSentEvent]) -> EventSourceResponse:
+    return EventSourceResponse(events, headers={"Cache-Control": "no-cache"}, sep="\n", ping=KEEPALIVE_SECONDS,
+                               ping_message_factory=lambda: _comment("keep-alive"))

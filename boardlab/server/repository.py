@@ -1,0 +1,312 @@
+"""The server's SQL, in one place: how games, seats, moves and users are read and written. The rules
+(:mod:`.play`) and the service (:mod:`.service`) call these; nothing here decides anything about a game
+or commits.
+
+Two ways in. The ORM (``Session``) for the rarer changes (challenges, resignations, takebacks) and the
+lists. SQLAlchemy Core for the move path, most of the server's traffic: a move's game is read with one
+query into plain rows and written back with one conditional UPDATE (and on PostgreSQL one statement
+that also inserts the move and sends the live update's NOTIFY), see :func:`lock_game_core` and
+:func:`write_back`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, NamedTuple, TypeVar, cast
+
+from sqlalchemy import Connection, Dialect, Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy.orm import Session, aliased, joinedload
+
+from boardlab.server.errors import Conflict, NotFound
+from boardlab.server.events import CHANNEL
+from boardlab.server.models import Game as GameRow
+from boardlab.server.models import MoveRow, Seat, User
+from boardlab.server.status import GameStatus
+
+# -- the moves: the source of truth -----------------------------------------------------------------
+
+
+class MoveInfo(NamedTuple):
+    """When and by whom a move was made (its text comes from the viewer's view)."""
+
+    ply: int
+    seat: int
+    at: datetime
+    seconds: float
+
+
+def move_infos(session: Session | Connection, game_id: int) -> list[MoveInfo]:
+    return [MoveInfo(*r) for r in session.execute(
+        select(MoveRow.ply, MoveRow.seat, MoveRow.at, MoveRow.seconds)
+        .where(MoveRow.game_id == game_id).order_by(MoveRow.ply))]
+
+
+def move_texts(session: Session | Connection, game_id: int) -> list[str]:
+    return list(session.scalars(select(MoveRow.text).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)))
+
+
+def last_move_of(session: Session, game_id: int, seat: int) -> int | None:
+    return session.scalar(select(MoveRow.ply).where(MoveRow.game_id == game_id, MoveRow.seat == seat)
+                          .order_by(MoveRow.ply.desc()).limit(1))
+
+
+def delete_moves_from(session: Session, game_id: int, ply: int) -> None:
+    """Delete the moves of game ``game_id`` from ``ply`` on (a takeback)."""
+    session.execute(delete(MoveRow).where(MoveRow.game_id == game_id, MoveRow.ply >= ply)
+                    .execution_options(synchronize_session=False))
+
+
+def add_moves(session: Session, moves: list[dict[str, Any]]) -> None:
+    """Insert many moves' rows at once (an uploaded record's: one executemany, not one object a move)."""
+    if moves:
+        session.execute(insert(MoveRow), moves)
+
+
+# -- games ------------------------------------------------------------------------------------------
+
+
+def get_game(session: Session, game_id: int) -> GameRow:
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))).unique().first()
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+def find_game(session: Session, game_id: int) -> GameRow | None:
+    """The game ``game_id`` (its seats loaded as they are used), or ``None``."""
+    return session.get(GameRow, game_id)
+
+
+def lock_game(session: Session, game_id: int) -> GameRow:
+    """The game's row, locked until the commit, with its seats and their users (one query)."""
+    row = session.scalars(select(GameRow).where(GameRow.id == game_id)
+                          .options(joinedload(GameRow.seats).joinedload(Seat.user))
+                          .with_for_update(of=GameRow)).unique().first()
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+def add_game(session: Session, row: GameRow) -> None:
+    """Store the new game ``row`` with its seats (it gets its id), their users loaded for what follows."""
+    session.add(row)
+    session.flush()
+    for seat in row.seats:  # loaded now, for the notices written after the commit
+        seat.user = session.get(User, seat.user_id) if seat.user_id is not None else None
+
+
+def user_by_id(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def user_by_name(session: Session, name: str) -> User | None:
+    """The user whose name, as compared (:func:`boardlab.server.names.name_key`), is ``name``'s lowered."""
+    return session.scalar(select(User).where(User.name_key == name.lower()))
+
+
+# The move path in SQLAlchemy Core. A move is most of the server's traffic: its game is read with one
+# query into transient rows (never added to the session) and written back with one INSERT and one
+# conditional UPDATE, instead of the ORM's identity map and unit of work, which cost most of a move's
+# CPU time. The rarer changes (challenges, resignations, takebacks) keep the ORM.
+_GAMES, _SEATS, _USERS, _MOVES = (cast(Table, model.__table__) for model in (GameRow, Seat, User, MoveRow))
+_GAME_KEYS = tuple(column.key for column in _GAMES.c)
+_SEAT_KEYS = tuple(column.key for column in _SEATS.c if column.key != "game_id")
+# Everything a move may change in the game's row.
+_CHANGING = ("status", "ply", "to_move", "result", "termination", "loser", "finished_at", "version",
+             "turn_started_at", "deadline", "draw_offers", "undo_request", "ai_lease_until", "end_reason", "outcome")
+# What a move may change in a seat: its clock, and at the end its score and rating change.
+_SEAT_CHANGING = ("remaining_seconds", "score", "rating_change")
+_LOAD = (select(*_GAMES.c, *(_SEATS.c[key].label(f"seat_{key}") for key in _SEAT_KEYS),
+                _USERS.c.name.label("user_name"), _USERS.c.email.label("user_email"))
+         .select_from(_GAMES.join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+                      .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id))
+         .where(_GAMES.c.id == bindparam("game_id")).order_by(_SEATS.c.seat))
+_LOCK = _LOAD.with_for_update(of=_GAMES)
+_INSERT_MOVE = insert(_MOVES)
+_UPDATE_SEAT = (update(_SEATS).where(_SEATS.c.game_id == bindparam("in_game"), _SEATS.c.seat == bindparam("number"))
+                .values({key: bindparam(f"new_{key}") for key in _SEAT_CHANGING}))
+
+
+_MOVE_FIELDS = ("game_id", "ply", "text", "seat", "at", "seconds")
+
+
+@lru_cache(maxsize=64)
+def _update_game(changed: tuple[str, ...]) -> Any:
+    """The UPDATE of a game's fields ``changed``, conditional on the version read: built once for each set
+    (SQLAlchemy then reuses its compiled form). Only what changed is written: SQLite updates an index of
+    the games table whenever its columns are set, whether their values change or not (a move leaves the
+    status and the end's fields alone)."""
+    return (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("read_version"))
+            .values({key: bindparam(f"new_{key}") for key in changed}))
+
+
+@lru_cache(maxsize=64)
+def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
+    """PostgreSQL: the move's INSERT (``with_move``), the game's UPDATE and the live update's NOTIFY, in
+    one statement, so that a move costs as few round trips as on SQLite (BEGIN, the locking SELECT, this,
+    COMMIT); it answers how many games it changed (1, or 0 if the version read is no longer there)."""
+    changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
+    statement = select(select(func.count()).select_from(changed_game).scalar_subquery(),
+                       func.pg_notify(bindparam("channel"), bindparam("payload")))
+    if with_move:  # a data-changing WITH runs whether or not the query reads it
+        statement = statement.add_cte(insert(_MOVES).values({key: bindparam(f"move_{key}") for key in _MOVE_FIELDS})
+                                      .cte("new_move"))
+    return statement
+
+
+class Snapshot(NamedTuple):
+    """What a move may change in a game, as read: written back are only the fields that changed."""
+
+    game: dict[str, Any]
+    seats: dict[int, tuple[Any, ...]]
+
+
+def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
+    """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
+    database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
+    if connection.dialect.name == "postgresql":
+        rows: Sequence[Any] = _locked_rows_postgresql(connection, game_id)
+    else:
+        rows = [found._mapping for found in connection.execute(_LOCK, {"game_id": game_id})]
+    if not rows:
+        raise NotFound(f"no game {game_id}")
+    first = rows[0]
+    seats = [_seat_of(found) for found in rows]
+    row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
+    return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: _seat_values(seat) for seat in seats})
+
+
+_LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
+
+
+@lru_cache(maxsize=4)
+def _lock_sql(dialect: Dialect) -> str:
+    return str(_LOCK.compile(dialect=dialect))
+
+
+def _locked_rows_postgresql(connection: Connection, game_id: int) -> list[dict[str, Any]]:
+    """:data:`_LOCK`'s rows as dicts, read on psycopg's own cursor. Through SQLAlchemy's result, psycopg
+    builds a description of each of the 45 columns for every move (a fifth of a move's CPU time in the
+    server's process); the values are the same, as SQLAlchemy's psycopg dialect converts none of these
+    columns' values itself (psycopg decodes JSON and timestamps)."""
+    if not connection.in_transaction():
+        connection.begin()  # so that SQLAlchemy commits or rolls back what psycopg begins here
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor:
+        cursor.execute(_lock_sql(connection.dialect), {"game_id": game_id})
+        return [dict(zip(_LOCK_KEYS, found, strict=True)) for found in cursor.fetchall()]
+
+
+def _seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, key) for key in _SEAT_CHANGING)
+
+
+_T = TypeVar("_T", GameRow, Seat, User)
+
+
+class _Fields:
+    """A row as the move path reads it: its fields as plain attributes. An ORM instance's fields are
+    descriptors, which cost more to read and write (some 250 times a move, in the rules of the server
+    and the answer) than the query that fills them, and it would be made without the change events its
+    constructor fires for each field anyway; this is never added to a session."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.__dict__.update(values)
+
+
+def _loaded(cls: type[_T], values: dict[str, Any]) -> _T:
+    """``values`` as loaded into a row of ``cls``, read as one (see :class:`_Fields`)."""
+    return cast(_T, _Fields(values))
+
+
+def _seat_of(values: Mapping[str, Any]) -> Seat:
+    user_id = values["seat_user_id"]
+    user = None if user_id is None else \
+        _loaded(User, {"id": user_id, "name": values["user_name"], "email": values["user_email"]})
+    return _loaded(Seat, {"game_id": values["id"], **{key: values[f"seat_{key}"] for key in _SEAT_KEYS},
+                          "user": user})
+
+
+def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any] | None = None,
+               notify: str | None = None) -> None:
+    """Store ``row``'s changed fields: one UPDATE of the game, conditional on the version it was read at
+    (a second guard beside the lock), and one per seat whose clock (or, at the end, score) changed; and
+    ``new_move``, the move's row, if any. ``notify`` (PostgreSQL): the live update's payload, sent with
+    the UPDATE (see :func:`_write_and_notify`)."""
+    fields = {key: getattr(row, key) for key in _CHANGING}
+    changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
+    parameters = {"game_id": row.id, "read_version": as_read.game["version"],
+                  **{f"new_{key}": fields[key] for key in changed}}
+    if notify is not None:
+        parameters.update(channel=CHANNEL, payload=notify)
+        if new_move is not None:
+            parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
+        done = connection.execute(_write_and_notify(changed, new_move is not None), parameters).one()[0]
+    else:
+        if new_move is not None:
+            connection.execute(_INSERT_MOVE, new_move)
+        done = connection.execute(_update_game(changed), parameters).rowcount
+    if done != 1:
+        raise Conflict(f"game {row.id} was changed meanwhile; try again")
+    for seat in row.seats:
+        values = _seat_values(seat)
+        if values != as_read.seats[seat.seat]:
+            connection.execute(_UPDATE_SEAT, {"in_game": row.id, "number": seat.seat,
+                                              **{f"new_{key}": value for key, value in zip(_SEAT_CHANGING, values,
+                                                                                           strict=True)}})
+
+
+def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:
+    return [(i, v) for i, v in session.execute(
+        select(GameRow.id, GameRow.version).where(GameRow.status == GameStatus.ACTIVE, GameRow.deadline <= at))]
+
+
+def computer_turns_waiting(session: Session, at: datetime, limit: int = 100) -> list[int]:
+    """Games where it is the computer's turn and no search holds a lease on it (after a restart, or a
+    search that died)."""
+    mover = aliased(Seat)
+    return list(session.scalars(
+        select(GameRow.id).join(mover, (mover.game_id == GameRow.id) & (mover.seat == GameRow.to_move))
+        .where(GameRow.status == GameStatus.ACTIVE, mover.kind == "ai",
+               or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at)).limit(limit)))
+
+
+def take_computer_turn(session: Session, row: GameRow, at: datetime, until: datetime) -> bool:
+    """Lease the computer's turn in ``row`` (read at its version) until ``until``, unless another worker
+    holds it or the game changed meanwhile: whether this one took it."""
+    taken = session.execute(
+        update(GameRow).where(GameRow.id == row.id, GameRow.version == row.version,
+                              GameRow.status == GameStatus.ACTIVE,
+                              or_(GameRow.ai_lease_until.is_(None), GameRow.ai_lease_until < at))
+        .values(ai_lease_until=until).execution_options(synchronize_session=False))
+    return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def hand_back_computer_turns(session: Session, game_ids: list[int]) -> None:
+    """Give up the leases on these games' computer turns (a clean stop), so that another server takes them."""
+    session.execute(update(GameRow).where(GameRow.id.in_(game_ids))
+                    .values(ai_lease_until=None).execution_options(synchronize_session=False))
+
+
+# -- lists ------------------------------------------------------------------------------------------
+
+
+def open_challenges(session: Session, limit: int) -> Sequence[GameRow]:
+    """Challenges with a seat open to anyone, the latest first."""
+    open_seat = exists().where(Seat.game_id == GameRow.id, Seat.kind == "open", Seat.accepted.is_(False))
+    return session.scalars(select(GameRow).where(GameRow.status == GameStatus.CHALLENGE, open_seat)
+                           .order_by(GameRow.id.desc()).limit(limit)).all()
+
+
+def games_of_user(session: Session, user_id: int, limit: int) -> Sequence[GameRow]:
+    """The games where ``user_id`` holds (or is invited to) a seat, the latest first."""
+    seated = exists().where(Seat.game_id == GameRow.id, Seat.user_id == user_id)
+    return session.scalars(select(GameRow).where(seated).order_by(GameRow.id.desc()).limit(limit)).all()
+
+
+def user_names(session: Session, user_ids: list[int]) -> dict[int, str]:
+    return {user_id: name for user_id, name in session.execute(select(User.id, User.name).where(User.id.in_(user_ids)))}
