@@ -82,6 +82,8 @@ GAME = GamePackage(
     face="boardlab.games.gtbm.face:Gtbm",
     renderer="boardlab.games.gtbm.render",
     counters="boardlab.games.gtbm.counters",
+    # No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
+    # enhancements apply to (docs/findings/search.md).
     samples=Samples(
         quick=({"size": 4, "no_capture_limit": 3},),
         clicked=({"size": 6},),

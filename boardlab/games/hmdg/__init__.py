@@ -89,6 +89,9 @@ GAME = GamePackage(
     renderer="boardlab.games.hmdg.render",
     print_kit="boardlab.games.hmdg.printing:pages",
     narrow_layouts=("below",),
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"size": 4, "line_length": 3},),
         clicked=({"size": 5, "line_length": 3},),
