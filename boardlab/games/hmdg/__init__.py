@@ -86,6 +86,8 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.hmdg.face:HiddenMoveDoubleGomoku",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.hmdg_ref",
     renderer="boardlab.games.hmdg.render",
     print_kit="boardlab.games.hmdg.printing:pages",
     narrow_layouts=("below",),

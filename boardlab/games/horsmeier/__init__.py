@@ -101,6 +101,8 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.horsmeier.face:Horsmeier",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.horsmeier_ref",
     renderer="boardlab.games.horsmeier.render",
     print_kit="boardlab.games.horsmeier.printing:pages",
     counters="boardlab.games.horsmeier.counters",

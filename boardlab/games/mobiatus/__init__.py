@@ -104,6 +104,8 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mobiatus.face:Mobiatus",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.mobiatus_ref",
     renderer="boardlab.games.mobiatus.render",
     print_kit="boardlab.games.mobiatus.printing:pages",
     narrow_layouts=("bands",),

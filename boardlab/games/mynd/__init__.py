@@ -132,6 +132,8 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mynd.face:Mynd",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.mynd_ref",
     renderer="boardlab.games.mynd.render",
     counters="boardlab.games.mynd.counters",
     # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at

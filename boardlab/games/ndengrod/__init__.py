@@ -82,6 +82,8 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.ndengrod.face:Ndengrod",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.ndengrod_ref",
     renderer="boardlab.games.ndengrod.render",
     counters="boardlab.games.ndengrod.counters",
     # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
