@@ -272,6 +272,14 @@ def test_a_level_tuned_for_a_game_searches_that_game_with_its_tuning(monkeypatch
     assert agent.iterations_done == 700
 
 
+def test_a_package_tuning_an_unknown_setting_is_named_when_a_level_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = registry.packages()
+    monkeypatch.setitem(found, "hmdg", replace(found["hmdg"], tuned_search={"amaf": "grave", "warp": 9}))
+    with pytest.raises(boardlab.BoardlabError, match=r"hmdg's tuned_search .*'warp'.*accepted: the search settings"):
+        make_agent("level2")
+    assert make_agent("level1").describe() == make_agent("level1_2026").describe()  # level 1 is never tuned
+
+
 @pytest.mark.parametrize("spec", ["uct:amaf=grave,ref=20", "uct:amaf=rave,playout=mast",
                                   "uct:playout=nst,policy=gibbs", "uct:amaf=grave,paranoid=true"])
 def test_enhanced_searches_play_legal_games_in_every_mode(spec: str) -> None:
