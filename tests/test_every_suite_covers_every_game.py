@@ -30,6 +30,7 @@ SUITES = {
     "tests.test_print": ["test_every_game_makes_a_pdf_of_the_paper_size",
                          "test_rules_page_prints_the_in_brief_section"],
     "tests.web.test_every_game_page": ["test_every_game_is_started_drawn_and_played_by_clicks_in_its_page"],
+    "tests.test_every_referee": ["test_random_games_agree_with_the_reference_referee"],
 }
 GAME_ARGUMENTS = ("game_id", "info")
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from tests.reference.gtbm_ref import RefGtbm
+from tests.reference.gtbm_ref import RefGtbm, reference_for
 
 RULE_SETS = [
     {},
@@ -30,10 +30,6 @@ RULE_SETS = [
     {"size": 6, "no_capture_limit": 60, "capture_reach": "diagonal_also", "cap_adjudication": "most_pieces"},
     {"size": 10, "no_capture_limit": 50},
 ]
-
-
-def reference_for(game: boardlab.Game) -> RefGtbm:
-    return RefGtbm(**dict(game.options))  # type: ignore[arg-type]
 
 
 def kernel_board(state: boardlab.State) -> dict[tuple[int, int], str]:

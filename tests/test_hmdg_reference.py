@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab.games.hmdg import kernel as k
-from tests.reference.hmdg_ref import RefGame
+from tests.reference.hmdg_ref import reference_for
 
 RULE_SETS = [
     {},
@@ -36,12 +36,6 @@ RULE_SETS = [
 ]
 
 END_REASONS = {"lines": "lines", "passes": "passes", "no target": "no target"}
-
-
-def reference_for(game: boardlab.Game) -> RefGame:
-    options = dict(game.options)
-    options["length"] = options.pop("line_length")
-    return RefGame(**options)  # type: ignore[arg-type]
 
 
 def kernel_stones(state: boardlab.State, colour: int) -> dict[tuple[int, int], str]:

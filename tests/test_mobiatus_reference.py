@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from tests.reference.mobiatus_ref import RefGame
+from tests.reference.mobiatus_ref import reference_for
 
 SMALL = {"length": 6, "width": 3, "blue_offset": 3}
 RULE_SETS = [
@@ -44,18 +44,6 @@ MOVEMENT_SETS = [
                   {**SMALL, "origin_joins_slide_group": True, "mandatory_capture": "on"},
                   {"length": 10, "width": 3, "blue_offset": 13, "first_player": "pie"})
 ] + [{"movement": "camel", "length": 10, "width": 2, "blue_offset": 13}]
-
-
-def reference_for(game: boardlab.Game) -> RefGame:
-    options = game.options
-    return RefGame(
-        length=int(options["length"]), width=int(options["width"]), blue_offset=int(options["blue_offset"]),
-        line_gap=int(options["line_gap"]), first_player=str(options["first_player"]),
-        origin_joins=bool(options["origin_joins_slide_group"]),
-        must_continue=options["chain_capture"] == "must_continue_capturing",
-        mandatory=str(options["mandatory_capture"]), move_pair_limit=int(options["move_pair_limit"]),
-        limit_result=str(options["limit_result"]), movement=str(options["movement"]),
-    )
 
 
 def kernel_board(state: boardlab.State) -> str:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from tests.reference.ndengrod_ref import RefGame
+from tests.reference.ndengrod_ref import RefGame, name, reference_for
 
 RULE_SETS = [
     {},
@@ -30,26 +30,6 @@ RULE_SETS = [
     {"size": 4, "length": 7, "ply_cap": 120},
     {"size": 4, "length": 7, "ply_cap": 120, "repetition": "off"},
 ]
-
-
-def reference_for(game: boardlab.Game) -> RefGame:
-    options = game.options
-    return RefGame(
-        list(game.topology.coords),  # type: ignore[attr-defined]
-        length=int(options["length"]),
-        self_capture=bool(options["self_capture"]),
-        win_check=str(options["win_check"]),
-        swap=bool(options["swap"]),
-        repetition=str(options["repetition"]),
-        ply_cap=int(options["ply_cap"]),
-    )
-
-
-def name(move: object) -> str:
-    if isinstance(move, str):
-        return move
-    row, diag = move  # type: ignore[misc]
-    return f"{chr(ord('a') + row)}{diag + 1}"
 
 
 def board_of(ref: RefGame, game: boardlab.Game) -> str:

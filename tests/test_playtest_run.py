@@ -394,7 +394,7 @@ def test_a_real_ray_cluster_with_token_authentication(tmp_path: Path) -> None:
 
 
 def test_the_plan_records_the_settings_the_game_is_played_with(tmp_path: Path) -> None:
-    # Levels 2-5 search with each game's enhancements (levels.TUNED); the plan (and so the report and a
+    # Levels 2-5 search with each game's enhancements (their packages' tuned_search); the plan (and so the report and a
     # resume's check) shows them. Plans written before showed the untuned levels, and still resume.
     levelled = Plan("ndengrod", dict(SMALL), {}, ("level2",), 1, seed=11)
     settings = levelled.agent_settings()["level2"]

@@ -8,6 +8,8 @@ or 2, and seat 0 wins if it ever plays 2, else seat 1 wins.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from numba import njit
@@ -17,7 +19,7 @@ from boardlab.ai import make_agent
 from boardlab.ai import mcts_kernel as mk
 from boardlab.ai.levels import LEVELS_2026
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
-from boardlab.core import kernel
+from boardlab.core import kernel, registry
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, HEADER, LEGAL_SIG, MID_TURN, PLY, SCORE, TO_MOVE
 from boardlab.errors import BoardlabError
 from boardlab.match import run_match
@@ -254,9 +256,11 @@ def test_the_levels_of_2026_are_kept_and_take_equal_iteration_budgets() -> None:
 
 
 def test_a_level_tuned_for_a_game_searches_that_game_with_its_tuning(monkeypatch: pytest.MonkeyPatch) -> None:
-    from boardlab.ai import levels
-
-    monkeypatch.setattr(levels, "TUNED", {3: {"ndengrod": SearchSettings(iterations=700, amaf="grave")}})
+    # The tuning is the game package's: ndengrod's says what level 3's TUNED once did, hmdg has none.
+    found = registry.packages()
+    monkeypatch.setitem(found, "ndengrod", replace(found["ndengrod"], tuned_search={
+        "iterations": 700, "amaf": "grave", "depth": SearchSettings().depth}))
+    monkeypatch.setitem(found, "hmdg", replace(found["hmdg"], tuned_search={}))
     agent = make_agent("level3:exploration=0.2")
     assert isinstance(agent, MCTSAgent)
     game, other = boardlab.load("ndengrod"), boardlab.load("hmdg")
@@ -266,6 +270,14 @@ def test_a_level_tuned_for_a_game_searches_that_game_with_its_tuning(monkeypatch
     state = game.new_game()
     agent.choose(state.view(0))
     assert agent.iterations_done == 700
+
+
+def test_a_package_tuning_an_unknown_setting_is_named_when_a_level_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = registry.packages()
+    monkeypatch.setitem(found, "hmdg", replace(found["hmdg"], tuned_search={"amaf": "grave", "warp": 9}))
+    with pytest.raises(boardlab.BoardlabError, match=r"hmdg's tuned_search .*'warp'.*accepted: the search settings"):
+        make_agent("level2")
+    assert make_agent("level1").describe() == make_agent("level1_2026").describe()  # level 1 is never tuned
 
 
 @pytest.mark.parametrize("spec", ["uct:amaf=grave,ref=20", "uct:amaf=rave,playout=mast",

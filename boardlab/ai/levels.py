@@ -30,6 +30,7 @@ from typing import Any
 from boardlab.ai.base import Agent
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.ai.random_agent import RandomAgent
+from boardlab.core import registry
 from boardlab.errors import OptionError
 
 # From a beginner's opponent (little search, its move drawn at random by the search's counts) to the
@@ -63,8 +64,9 @@ DEFAULT_LEVEL = 3
 # The levels as they were on 26 November 2026, before the search enhancements (issue 29): kept as
 # agents ``level1_2026`` … ``level5_2026`` so that the new levels can be measured against them.
 LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
-# The search enhancements levels 2-5 use in each game (issue 29), chosen by matches at equal iterations
-# against the levels of 2026 (docs/findings/search.md has every match). GRAVE with Ludii's MC-GRAVE
+# The search enhancements levels 2-5 use in each game (issue 29) are the game's own knowledge: its
+# package declares them (``GamePackage.tuned_search``), chosen by matches at equal iterations against
+# the levels of 2026 (docs/findings/search.md has every match). GRAVE with Ludii's MC-GRAVE
 # settings (ref 100, bias 1e-5, no exploration term: unvisited children first, then the blend of mean
 # and AMAF mean alone) won in every MCTS game; with UCT's exploration term (0.7) it did not (Horsmeier
 # 47.5%, Möbiatus 37.5% at 2,000 iterations; Mynd 44% over the 9 games played), as Gelly and Silver
@@ -73,23 +75,30 @@ LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
 # is used. GTBM's levels search by alpha-beta, which has no iterations and none of these settings;
 # MCTS with implicit backups was not measured against it, so GTBM is not tuned. Level 1 stays a
 # beginner's opponent: plain UCT, 100 iterations, its move sampled.
-ENHANCEMENTS: dict[str, dict[str, Any]] = {
-    "ndengrod": {"amaf": "grave", "exploration": 0.0},
-    "horsmeier": {"amaf": "grave", "exploration": 0.0},
-    "mobiatus": {"amaf": "grave", "exploration": 0.0},
-    "hmdg": {"amaf": "grave", "exploration": 0.0},
-    "mynd": {"amaf": "grave", "exploration": 0.0},
-}
-# Levels tuned per game: ``TUNED[level][game id]`` replaces ``LEVELS[level]`` in that game.
-TUNED: dict[int, dict[str, SearchSettings]] = {
-    level: {game: replace(LEVELS[level], **changes) for game, changes in ENHANCEMENTS.items()}
-    for level in (2, 3, 4, 5)
-}
+TUNED_LEVELS = (2, 3, 4, 5)
 
 
 def tuned(level: int) -> dict[str, SearchSettings]:
-    """The settings of ``level`` in each game it is tuned for (the others use ``LEVELS[level]``)."""
-    return dict(TUNED.get(level, {}))
+    """The settings of ``level`` in each game it is tuned for (the others use ``LEVELS[level]``).
+
+    >>> tuned(3)["ndengrod"] == replace(LEVELS[3], amaf="grave", exploration=0.0)
+    True
+    >>> "gtbm" in tuned(3), tuned(1)
+    (False, {})
+    """
+    if level not in TUNED_LEVELS:
+        return {}
+    found = {}
+    for game_id, package in registry.packages().items():
+        if not package.tuned_search:
+            continue
+        try:
+            found[game_id] = replace(LEVELS[level], **package.tuned_search)
+        except TypeError:
+            known = ", ".join(f.name for f in fields(SearchSettings))
+            raise OptionError(f"{game_id}'s tuned_search {dict(package.tuned_search)!r}: accepted: the "
+                              f"search settings {known}") from None
+    return found
 
 
 NAMES = ("random", *(f"level{n}" for n in LEVELS), *(f"level{n}_2026" for n in LEVELS_2026), "uct", "alphabeta")
@@ -160,21 +169,21 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
         return RandomAgent(seed=seed)
     if kind == "alphabeta":
         return _alphabeta(rest, seed, seconds, spec.strip())
-    tuned: dict[str, SearchSettings] = {}
+    per_level: dict[str, SearchSettings] = {}
     level = kind[5:].removesuffix("_2026")
     if kind.startswith("level") and level.isdecimal() and int(level) in LEVELS:
         if kind.endswith("_2026"):
             base = LEVELS_2026[int(level)]
         else:
-            base, tuned = LEVELS[int(level)], TUNED.get(int(level), {})
+            base, per_level = LEVELS[int(level)], tuned(int(level))
     elif kind == "uct":
         base = SearchSettings(iterations=5_000, cutoff=0, algorithm="mcts")  # plain UCT: random playouts
     else:
         raise OptionError(f"unknown agent {spec!r}; accepted: {', '.join(NAMES)}")
     if seconds is not None and "seconds=" not in rest:
         base = replace(base, seconds=seconds, iterations=None)
-        tuned = {game: replace(settings, seconds=seconds, iterations=None) for game, settings in tuned.items()}
-    per_game = {game: _parse_settings(rest, settings) for game, settings in tuned.items()}
+        per_level = {game: replace(settings, seconds=seconds, iterations=None) for game, settings in per_level.items()}
+    per_game = {game: _parse_settings(rest, settings) for game, settings in per_level.items()}
     return MCTSAgent(_parse_settings(rest, base), seed=seed, name=spec.strip(), per_game=per_game)
 
 

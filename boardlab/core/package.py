@@ -66,9 +66,14 @@ class GamePackage:
     - ``print_kit``: ``"module:function"`` of ``kit(game, paper)``, the kit's pages before the rules page
       (``None``: the blank board, then the counters);
     - ``rules``: the rules document (Markdown); ``None``: ``docs/rules/<id>.md`` of boardlab's own;
-    - ``reference``: the module of a plain-Python referee the kernels are tested against; ``goldens``:
-      the folder of its recorded games (``<id>-*.json``), both where the tests keep them;
-    - ``samples``: the option sets the generic test suites play (:class:`Samples`).
+    - ``reference``: the module of a plain-Python referee the kernels are tested against, with
+      ``referee(game)`` (the interface is ``tests.reference.Referee``; only the tests import it, so it may
+      name a module of the tests); ``goldens``: the folder of its recorded games (``<id>-*.json``),
+      both where the tests keep them (``None``: boardlab's ``tests/golden``);
+    - ``samples``: the option sets the generic test suites play (:class:`Samples`);
+    - ``tuned_search``: the search settings (names and values of
+      :class:`~boardlab.ai.mcts.SearchSettings`) that the computer's levels 2 to 5 change in this game,
+      chosen by matches (see :mod:`boardlab.ai.levels`); empty: the levels as they are.
     """
 
     info: GameInfo
@@ -81,6 +86,7 @@ class GamePackage:
     reference: str | None = None
     goldens: Path | None = None
     samples: Samples = field(default_factory=lambda: Samples())
+    tuned_search: Options = field(default_factory=dict)
 
     @property
     def id(self) -> str:

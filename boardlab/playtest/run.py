@@ -184,7 +184,7 @@ class Plan:
 
     def untuned_agent_settings(self) -> dict[str, str]:
         """The settings plans written before 27 November 2026 recorded: the levels' without the game's
-        enhancements (``levels.TUNED``), although the games were played with them."""
+        enhancements (``GamePackage.tuned_search``), although the games were played with them."""
         return self._describe_agents(None)
 
     def _describe_agents(self, game: Game | None) -> dict[str, str]:

@@ -12,6 +12,12 @@ no-capture limit (G6, added).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 Square = tuple[int, int]
 Move = tuple[Square, Square, tuple[Square, ...]]
@@ -136,3 +142,16 @@ class RefGtbm:
                 self.win("B" if black > white else "W", "no-capture limit")
             else:
                 self.draw("no-capture limit")
+
+
+def reference_for(game: boardlab.Game) -> RefGtbm:
+    return RefGtbm(**dict(game.options))
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(self.ref.text(move), move) for move in self.ref.legal()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(reference_for(game))

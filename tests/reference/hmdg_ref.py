@@ -13,6 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 ROWS = "abcdefghjklm"
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
@@ -206,3 +212,18 @@ class RefGame:
             self.result = (0.5, 0.5)
         else:
             self.result = (1.0, 0.0) if self.seat_of(winner) == 0 else (0.0, 1.0)
+
+
+def reference_for(game: boardlab.Game) -> RefGame:
+    options = dict(game.options)
+    options["length"] = options.pop("line_length")
+    return RefGame(**options)
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(move, move) for move in self.ref.legal()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(reference_for(game))

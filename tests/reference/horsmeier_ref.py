@@ -13,6 +13,12 @@ repetition and a ply cap draw (J10).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 STRENGTHS = [1, 2, 3, 5, 8]
 SETUP = [(1, 1, "bdfhj"), (2, 2, "cfi"), (3, 3, "dh"), (5, 5, "f")]
@@ -179,3 +185,12 @@ class RefHorsmeier:
             self.finish(None, "repetition")
         elif self.ply >= self.ply_cap:
             self.finish(None, "ply cap")
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(self.ref.text(move), move) for move in self.ref.legal()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(RefHorsmeier(**dict(game.options)))

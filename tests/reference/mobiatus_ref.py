@@ -21,6 +21,12 @@ filtering the list. The rules (seed 003 and ``rules-notes.md`` §5, IDs B1–B12
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 Face = tuple[int, int]
 ORTHOGONAL = ((1, 0), (0, 1), (-1, 0), (0, -1))
@@ -265,3 +271,24 @@ class RefGame:
                     marks += "."
             rows.append(marks)
         return "/".join(rows)
+
+
+def reference_for(game: boardlab.Game) -> RefGame:
+    options = game.options
+    return RefGame(
+        length=int(options["length"]), width=int(options["width"]), blue_offset=int(options["blue_offset"]),
+        line_gap=int(options["line_gap"]), first_player=str(options["first_player"]),
+        origin_joins=bool(options["origin_joins_slide_group"]),
+        must_continue=options["chain_capture"] == "must_continue_capturing",
+        mandatory=str(options["mandatory_capture"]), move_pair_limit=int(options["move_pair_limit"]),
+        limit_result=str(options["limit_result"]), movement=str(options["movement"]),
+    )
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(text, text) for text in self.ref.moves()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(reference_for(game))

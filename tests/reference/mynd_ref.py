@@ -15,6 +15,13 @@ passing, superko, the end and the ply cap (M9).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from boardlab.games.mynd.face import supply_per_player
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"
 LETTERS = "BWRG"
@@ -362,3 +369,38 @@ class RefGame:
                     text += LETTERS[piece.seat] + ("*" if piece.peg else "") + ("+" if lock is not None else "")
             rows.append(text)
         return "/".join(rows)
+
+
+def start_points(size: int, players: int, layout: str, midpoint: str) -> list[tuple[int, int]]:
+    """Where the pegs start, in the reference's (column, row from the bottom), from rules-notes M7."""
+    left, right, bottom, top = 0, size - 1, 1, size
+    middle = size // 2 if size % 2 else (size // 2 - 1 if midpoint == "left" else size // 2)
+    if players == 2:
+        return [(left, bottom), (right, top) if layout == "opposite" else (right, bottom)]
+    if players == 3:
+        return [(left, bottom), (middle, top), (right, bottom)]
+    return [(left, bottom), (left, top), (right, top), (right, bottom)]
+
+
+def reference_for(game: boardlab.Game) -> RefGame:
+    o = game.options
+    size, players = int(o["size"]), int(o["players"])
+    return RefGame(
+        size=size, players=players, supply=supply_per_player(size, players, str(o["supply"])),
+        sowing=bool(o["sowing"]), sowing_needs_liberty=bool(o["sowing_needs_liberty"]),
+        liberty=int(str(o["liberty_neighbourhood"])), links=str(o["diagonal_links"]), push_mode=str(o["push_mode"]),
+        majority=str(o["push_majority"]), slide=str(o["slide"]), push_pegs=bool(o["push_pegs"]),
+        territory=str(o["territory_rule"]), nested=str(o["nested"]), lock=bool(o["lock_on_enclose"]),
+        superko=str(o["superko"]), pass_limit=players * (2 if o["end_on"] == "all_pass_twice" else 1),
+        ply_cap=int(o["ply_cap"]), first=int(o["first_player"]),
+        pegs=start_points(size, players, str(o["start_layout_2p"]), str(o["edge_midpoint"])),
+    )
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(move, move) for move in self.ref.legal()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(reference_for(game))

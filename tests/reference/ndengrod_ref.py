@@ -10,6 +10,12 @@ freedom after the enemy removals is illegal, and a player with no placement pass
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tests.reference import ByText
+
+if TYPE_CHECKING:
+    import boardlab
 
 AXES = ((0, 1), (1, 1), (1, 0))
 
@@ -143,3 +149,33 @@ class RefGame:
             self.result, self.reason = (0.5, 0.5), "repetition"
         elif self.ply >= self.ply_cap:
             self.result, self.reason = (0.5, 0.5), "ply cap"
+
+
+def reference_for(game: boardlab.Game) -> RefGame:
+    options = game.options
+    return RefGame(
+        list(game.topology.coords),  # type: ignore[attr-defined]
+        length=int(options["length"]),
+        self_capture=bool(options["self_capture"]),
+        win_check=str(options["win_check"]),
+        swap=bool(options["swap"]),
+        repetition=str(options["repetition"]),
+        ply_cap=int(options["ply_cap"]),
+    )
+
+
+def name(move: object) -> str:
+    """A move's text: a cell's (row letter, diagonal number) or "swap" and "pass" as they are."""
+    if isinstance(move, str):
+        return move
+    row, diag = move  # type: ignore[misc]
+    return f"{chr(ord('a') + row)}{diag + 1}"
+
+
+class Referee(ByText):
+    def moves(self) -> list[tuple[str, Any]]:
+        return [(name(move), move) for move in self.ref.legal()]
+
+
+def referee(game: boardlab.Game) -> Referee:
+    return Referee(reference_for(game))

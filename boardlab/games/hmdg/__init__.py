@@ -86,9 +86,14 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.hmdg.face:HiddenMoveDoubleGomoku",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.hmdg_ref",
     renderer="boardlab.games.hmdg.render",
     print_kit="boardlab.games.hmdg.printing:pages",
     narrow_layouts=("below",),
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"size": 4, "line_length": 3},),
         clicked=({"size": 5, "line_length": 3},),

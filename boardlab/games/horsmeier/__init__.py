@@ -101,10 +101,15 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.horsmeier.face:Horsmeier",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.horsmeier_ref",
     renderer="boardlab.games.horsmeier.render",
     print_kit="boardlab.games.horsmeier.printing:pages",
     counters="boardlab.games.horsmeier.counters",
     narrow_layouts=("narrow",),
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"ply_cap": 30},),
         clicked=({},),

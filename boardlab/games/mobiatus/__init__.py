@@ -104,9 +104,14 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mobiatus.face:Mobiatus",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.mobiatus_ref",
     renderer="boardlab.games.mobiatus.render",
     print_kit="boardlab.games.mobiatus.printing:pages",
     narrow_layouts=("bands",),
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},),
         clicked=(

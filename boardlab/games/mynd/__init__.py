@@ -132,8 +132,13 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.mynd.face:Mynd",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.mynd_ref",
     renderer="boardlab.games.mynd.render",
     counters="boardlab.games.mynd.counters",
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"size": 5, "players": 3, "ply_cap": 20},),
         clicked=({"size": 6, "players": 3},),

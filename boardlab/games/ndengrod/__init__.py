@@ -82,8 +82,13 @@ INFO = GameInfo(
 GAME = GamePackage(
     INFO,
     face="boardlab.games.ndengrod.face:Ndengrod",
+    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
+    reference="tests.reference.ndengrod_ref",
     renderer="boardlab.games.ndengrod.render",
     counters="boardlab.games.ndengrod.counters",
+    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
+    # equal iterations against the levels of 2026 (docs/findings/search.md).
+    tuned_search={"amaf": "grave", "exploration": 0.0},
     samples=Samples(
         quick=({"size": 3, "length": 3, "ply_cap": 9},),
         clicked=({"size": 3, "length": 3, "swap": True},),

@@ -1,6 +1,14 @@
-"""Tic-tac-toe's rules in plain Python, written apart from the kernels, for the differential test."""
+"""Tic-tac-toe's rules in plain Python, written apart from the kernels, for the differential tests.
+
+``referee(game)`` is what the package declares (``GamePackage.reference``): boardlab's generic
+differential test plays random games against it."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import boardlab
 
 
 def lines(size: int, length: int) -> list[list[tuple[int, int]]]:
@@ -21,6 +29,7 @@ class Referee:
         self.size, self.length, self.misere = size, length, misere
         self.stones: dict[tuple[int, int], str] = {}
         self.result: tuple[float, float] | None = None
+        self.reason: str | None = None
 
     @property
     def to_move(self) -> str:
@@ -42,6 +51,11 @@ class Referee:
         self.stones[cell] = mover
         if any(all(self.stones.get(c) == mover for c in line) for line in lines(self.size, self.length)):
             wins = (mover == "x") != self.misere
-            self.result = (1.0, 0.0) if wins else (0.0, 1.0)
+            self.result, self.reason = ((1.0, 0.0) if wins else (0.0, 1.0)), "line"
         elif len(self.stones) == self.size * self.size:
-            self.result = (0.5, 0.5)
+            self.result, self.reason = (0.5, 0.5), "full board"
+
+
+def referee(game: boardlab.Game) -> Referee:
+    """A referee of ``game``'s rules and options, at the start."""
+    return Referee(**game.options)  # type: ignore[arg-type]
