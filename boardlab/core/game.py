@@ -26,7 +26,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -87,6 +87,16 @@ class Game(ABC):
     plane_marks: ClassVar[tuple[str, ...]] = ()
     # planes(view_vector, spec, seat, out): fills a view's planes (core/planes.py); None: from cell_contents.
     planes_kernel: ClassVar[Callable[..., None] | None] = None
+
+    def __init_subclass__(cls, kernels: ModuleType | None = None,
+                          evaluate: Callable[..., None] | None = None, **kwargs: Any) -> None:
+        """``class Gtbm(Game, kernels=k)`` takes the ``*_kernel`` attributes from the kernel module ``k``
+        (:func:`boardlab.core.facekit.bind_kernels`); ``evaluate`` where the evaluation lives elsewhere."""
+        super().__init_subclass__(**kwargs)
+        if kernels is not None:
+            from boardlab.core.facekit import bind_kernels
+
+            bind_kernels(cls, kernels, evaluate)
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)
