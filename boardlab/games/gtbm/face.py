@@ -27,18 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import (
-    CellNaming,
-    ChoiceCodes,
-    EndTokens,
-    NamedCells,
-    SpecBuilder,
-    read_row,
-    write_row,
-    zobrist_keys,
-)
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
@@ -50,15 +41,15 @@ from boardlab.games.gtbm import kernel as k
 
 SIDES = ("Black", "White")
 PIECES = "BW"
-_CODES = ChoiceCodes(INFO, k, capture_reach="REACH_", stuck_check="STUCK_", cap_adjudication="ADJUDICATE_")
-_END_TOKENS = EndTokens(INFO)
+_CODES = kit.ChoiceCodes(INFO, k, capture_reach="REACH_", stuck_check="STUCK_", cap_adjudication="ADJUDICATE_")
+_END_TOKENS = kit.EndTokens(INFO)
 _STEP_NAMES = ("diagonally forward toward file a", "diagonally forward toward the last file", "straight back")
 # from, an optional separator (-, x or space), to, then capture marks: x, each optionally naming a square
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:[a-z]\d{1,2})?)*)")
 _SQUARE = re.compile(r"[a-z]\d{1,2}")
 
 
-class Gtbm(NamedCells, Game, kernels=k):
+class Gtbm(kit.NamedCells, Game, kernels=k):
     """GTBM with its options fixed."""
 
     notation = (
@@ -105,7 +96,7 @@ class Gtbm(NamedCells, Game, kernels=k):
         topology = square(size)
         self._topology = topology
         cells = topology.size
-        spec = SpecBuilder(k.SPEC_HEADER)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_SIZE] = size
         spec[k.S_CELLS] = cells
         spec[k.S_REACH] = _CODES(self.options, "capture_reach")
@@ -115,12 +106,12 @@ class Gtbm(NamedCells, Game, kernels=k):
         spec[k.S_LIMIT] = self.options["no_capture_limit"]
         spec[k.S_ADJUDICATION] = _CODES(self.options, "cap_adjudication")
         spec.table(topology.neighbours, at=k.S_NEIGH)
-        spec.table(zobrist_keys(0x6774626D, 2 * cells + 1), at=k.S_ZOBRIST)
+        spec.table(kit.zobrist_keys(0x6774626D, 2 * cells + 1), at=k.S_ZOBRIST)
         for side, directions in enumerate(k.STEP_DIRECTIONS):
             spec[k.S_STEPS + 3 * side: k.S_STEPS + 3 * side + 3] = directions
         spec.fields(k.layout(size, int(self.options["no_capture_limit"])))
         # Algebraic names: ``0`` is the top-left square, ``a8`` on 8×8.
-        self.naming = CellNaming.files_and_ranks(topology)
+        self.naming = kit.CellNaming.files_and_ranks(topology)
         self._names = self.naming.names
         return spec.build()
 
@@ -245,7 +236,7 @@ class Gtbm(NamedCells, Game, kernels=k):
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
         values = data[k.BOARD:k.BOARD + size * size].tolist()
-        ranks = [write_row(".BW"[value] for value in values[row * size:(row + 1) * size]) for row in range(size)]
+        ranks = [kit.write_row(".BW"[value] for value in values[row * size:(row + 1) * size]) for row in range(size)]
         fields = ["/".join(ranks), "bw"[int(data[k.F_SIDE])], str(int(data[kernel.PLY])), str(int(data[k.F_QUIET]))]
         return " ".join(fields + _END_TOKENS.ended(data))
 
@@ -263,7 +254,7 @@ class Gtbm(NamedCells, Game, kernels=k):
         for row, rank_text in enumerate(rank_texts):
             rank = size - row
             col = 0
-            for token in read_row(rank_text, size * size, f"{text!r}: rank {rank}'s run of empty squares"):
+            for token in kit.read_row(rank_text, size * size, f"{text!r}: rank {rank}'s run of empty squares"):
                 if isinstance(token, int):
                     col += token
                     continue

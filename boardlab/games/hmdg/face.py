@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import CellNaming, ChoiceCodes, EndTokens, NamedCells, read_row, write_row
 from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.numbers import MAX_PLY, whole_number
@@ -53,10 +53,10 @@ if TYPE_CHECKING:
 
 COLOURS = "xo"
 ROW_LETTERS = "abcdefghjklm"  # no i, as on a go board
-_CODES = ChoiceCodes(INFO, k, reveal_at_end="END_REVEAL_", no_target="NO_TARGET_",
+_CODES = kit.ChoiceCodes(INFO, k, reveal_at_end="END_REVEAL_", no_target="NO_TARGET_",
                      announce={"every_new_segment": k.ANNOUNCE_EVERY, "first_five_only": k.ANNOUNCE_FIRST,
                                "none": k.ANNOUNCE_NONE})
-_END_TOKENS = EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO)
 _AXES = ("row", "col")
 # (direction in topology.SQUARE_DIRECTIONS, its opposite): along a row, a column, "\" and "/".
 _WALKS = ((1, 3), (2, 0), (5, 7), (6, 4))
@@ -65,7 +65,7 @@ _COMMIT = re.compile(r"([a-z]\d{1,2})\s*[/ ]\s*(row|r|column|col|c)")
 _TOKEN = re.compile(r"\([xX][oO]\)|\d+|.")
 
 
-class HiddenMoveDoubleGomoku(NamedCells, Game, kernels=k):
+class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     """Hidden Move Double Gomoku with its options fixed."""
 
     notation = (
@@ -171,11 +171,11 @@ class HiddenMoveDoubleGomoku(NamedCells, Game, kernels=k):
         spec[k.S_SEGCOUNT] = k.STONES + 2 * cells
         spec[k.S_STATE_LEN] = k.STONES + 2 * cells + 2 * count
         # A row letter from the top (no i), then the column: ``0`` is ``a1``, top left.
-        self.naming = CellNaming.rows_and_numbers(topology, ROW_LETTERS)
+        self.naming = kit.CellNaming.rows_and_numbers(topology, ROW_LETTERS)
         self._names = self.naming.names
         return spec
 
-    point_name = NamedCells.cell_name
+    point_name = kit.NamedCells.cell_name
 
     def line_name(self, axis: int, line: int) -> str:
         """``row e`` or ``col 5``."""
@@ -441,7 +441,7 @@ class HiddenMoveDoubleGomoku(NamedCells, Game, kernels=k):
 
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
-        rows = [write_row(self._token(data, row * size + col) for col in range(size)) for row in range(size)]
+        rows = [kit.write_row(self._token(data, row * size + col) for col in range(size)) for row in range(size)]
         phase = int(data[k.F_PHASE])
         turn = ("setup", "choose")[phase] if phase < k.PH_COMMIT else COLOURS[int(data[k.F_COLOUR])]
         fields = ["/".join(rows), turn, str(int(data[kernel.PLY]))]
@@ -506,7 +506,8 @@ class HiddenMoveDoubleGomoku(NamedCells, Game, kernels=k):
         values = {"x": (1, 0), "X": (2, 0), "o": (0, 1), "O": (0, 2)}
         for row, row_text in enumerate(rows):
             col = 0
-            for token in read_row(row_text, cells, f"{text!r}: row {ROW_LETTERS[row]}'s run of empty points", _TOKEN):
+            what = f"{text!r}: row {ROW_LETTERS[row]}'s run of empty points"
+            for token in kit.read_row(row_text, cells, what, _TOKEN):
                 if isinstance(token, int):
                     col += token
                     continue

@@ -48,18 +48,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import (
-    CellNaming,
-    ChoiceCodes,
-    EndTokens,
-    NamedCells,
-    SpecBuilder,
-    read_row,
-    write_row,
-    zobrist_keys,
-)
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.restriction import Restriction
@@ -75,13 +66,13 @@ STRENGTHS = (1, 2, 3, 5, 8)
 SETUP = ((1, 1, "bdfhj"), (2, 2, "cfi"), (3, 3, "dh"), (5, 5, "f"))
 DIRECTIONS = {"n": 0, "e": 1, "s": 2, "w": 3, "north": 0, "east": 1, "south": 2, "west": 3,
               "up": 0, "right": 1, "down": 2, "left": 3}
-_CODES = ChoiceCodes(INFO, k, upgrade_rule="UPGRADE_", expiry_rule="EXPIRY_", no_move_rule="NO_MOVE_")
-_END_TOKENS = EndTokens(INFO)
+_CODES = kit.ChoiceCodes(INFO, k, upgrade_rule="UPGRADE_", expiry_rule="EXPIRY_", no_move_rule="NO_MOVE_")
+_END_TOKENS = kit.EndTokens(INFO)
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*-?\s*(?:([a-z])(\d{1,2})|([a-z]+))")
 _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 
 
-class Horsmeier(NamedCells, Game, kernels=k):
+class Horsmeier(kit.NamedCells, Game, kernels=k):
     """Horsmeier's strength race with its options fixed."""
 
     notation = (
@@ -128,7 +119,7 @@ class Horsmeier(NamedCells, Game, kernels=k):
         topology = square(k.SIZE)
         self._topology = topology
         cells = k.CELLS
-        spec = SpecBuilder(k.SPEC_HEADER)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_FIRST] = self.options["first_player"] == "black"
         spec[k.S_UPGRADE] = _CODES(self.options, "upgrade_rule")
         spec[k.S_SIDEWAYS] = self.options["sideways_blocking"] == "exempt"
@@ -142,7 +133,7 @@ class Horsmeier(NamedCells, Game, kernels=k):
         spec.table([k.SIZE - 1 - row for row, _ in topology.coords], at=k.S_ROW)
         # Hash keys for each cell's piece by colour: its level, its life span, its reference row; then the side.
         level_keys, life_keys, ref_keys = 2 * cells * k.LEVELS, 2 * cells * (k.LIFE + 1), 2 * cells * (k.SIZE + 1)
-        keys = zobrist_keys(0x686F7273, level_keys + life_keys + ref_keys + 1)
+        keys = kit.zobrist_keys(0x686F7273, level_keys + life_keys + ref_keys + 1)
         spec[k.S_KEYS_LEVEL] = spec.table(keys)
         spec[k.S_KEYS_LIFE] = spec[k.S_KEYS_LEVEL] + level_keys
         spec[k.S_KEYS_REF] = spec[k.S_KEYS_LIFE] + life_keys
@@ -150,7 +141,7 @@ class Horsmeier(NamedCells, Game, kernels=k):
         spec[k.S_STATE_LEN] = k.state_length(int(self.options["ply_cap"]))
         spec[k.S_STRENGTHS: k.S_STRENGTHS + k.LEVELS] = STRENGTHS
         # Algebraic names: ``0`` is ``a11``, the top left.
-        self.naming = CellNaming.files_and_ranks(topology)
+        self.naming = kit.CellNaming.files_and_ranks(topology)
         self._names = self.naming.names
         return spec.build()
 
@@ -282,7 +273,7 @@ class Horsmeier(NamedCells, Game, kernels=k):
     def position_text(self, data: np.ndarray) -> str:
         board = data[k.BOARD:k.BOARD + k.CELLS].tolist()
         items = [self._piece_text(data, piece - 1) if piece else "" for piece in board]
-        rows = [write_row(items[row * k.SIZE:(row + 1) * k.SIZE], empty="", separator=",") for row in range(k.SIZE)]
+        rows = [kit.write_row(items[row * k.SIZE:(row + 1) * k.SIZE], empty="", separator=",") for row in range(k.SIZE)]
         fields = ["/".join(rows), "wb"[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
         return " ".join(fields + _END_TOKENS.ended(data))
 
@@ -326,7 +317,8 @@ class Horsmeier(NamedCells, Game, kernels=k):
     def _parse_row(self, data: np.ndarray, top_row: int, row_text: str, text: str) -> None:
         row = k.SIZE - top_row
         col = 0
-        for item in read_row(row_text, k.SIZE * k.SIZE, f"{text!r}: row {row}'s run of empty squares", separator=","):
+        what = f"{text!r}: row {row}'s run of empty squares"
+        for item in kit.read_row(row_text, k.SIZE * k.SIZE, what, separator=","):
             if isinstance(item, int):
                 col += item
                 continue

@@ -35,9 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import ChoiceCodes, EndTokens, SpecBuilder, read_row, write_row
 from boardlab.core.game import Game
 from boardlab.core.mobius import KNIGHT_STEPS, ORTHOGONAL_STEPS, ROW_LETTERS, MobiusStrip, Steps, leaper_steps
 from boardlab.core.numbers import MAX_PLY, whole_number
@@ -50,9 +50,9 @@ from boardlab.games.mobiatus.evaluation import evaluate
 
 COLOURS = ("Red", "Blue")
 LETTERS = "rb"
-_CODES = ChoiceCodes(INFO, layout, mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
+_CODES = kit.ChoiceCodes(INFO, layout, mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
                                                        "maximal": layout.PREF_MAXIMAL})
-_END_TOKENS = EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO)
 # Option movement (added, B5): each leaper's leaps, and how a refusal names one of them. A wazir step
 # comes after the knight's eight, so the default knight keeps its action numbers.
 MOVEMENTS: dict[str, Steps] = {
@@ -175,7 +175,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         self.steps = len(leaps)
         faces = strip.faces
         side_cap = 2 * strip.width
-        spec = SpecBuilder(layout.SPEC_HEADER)
+        spec = kit.SpecBuilder(layout.SPEC_HEADER)
         spec[layout.S_FACES] = faces
         spec[layout.S_SIDE_CAP] = side_cap
         mandatory = str(self.options["mandatory_capture"])
@@ -466,7 +466,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         rows = []
         for row in range(strip.width):
             marks = "".join(self._mark(data, strip.from_picture("F", column, row)) for column in range(strip.length))
-            rows.append(write_row(marks))
+            rows.append(kit.write_row(marks))
         fields = ["/".join(rows), LETTERS[int(data[layout.F_COLOUR])], str(int(data[layout.F_TURNS])),
                   str(int(data[kernel.PLY]))]
         if data[layout.F_SWAPPED]:
@@ -500,7 +500,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
             letter = ROW_LETTERS[row]
             marks: list[str] = []
             what = f"{text!r}: row {letter}'s run of empty squares"
-            for token in read_row(row_text, strip.length * strip.width, what):
+            for token in kit.read_row(row_text, strip.length * strip.width, what):
                 if isinstance(token, int):
                     marks.extend("." * token)
                 elif token in "RBrbx.":

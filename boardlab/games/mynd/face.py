@@ -32,18 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import (
-    CellNaming,
-    ChoiceCodes,
-    EndTokens,
-    NamedCells,
-    SpecBuilder,
-    read_row,
-    write_row,
-    zobrist_keys,
-)
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
@@ -71,14 +62,14 @@ _MOVE = re.compile(
 )
 _POINT_TOKEN = re.compile(r"\d+|[A-Za-z]\*?\+?|.")
 _SINCE_PUSH = re.compile(rf"({_POINT})(?:-({_POINT}))?([\^><v])")
-_CODES = ChoiceCodes(
+_CODES = kit.ChoiceCodes(
     INFO, lay, superko="SUPERKO_",
     diagonal_links={"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
                     "none": lay.LINKS_NONE},
     territory_rule={"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG,
                     "go_area": lay.TERRITORY_GO, "smaller_side": lay.TERRITORY_SMALLER},
 )
-_END_TOKENS = EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO)
 
 
 def supply_per_player(size: int, players: int, rule: str) -> int:
@@ -108,7 +99,7 @@ def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list
     return [(bottom, 0), (top, 0), (top, right), (bottom, right)]
 
 
-class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
+class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
     """Mynd with its options fixed."""
 
     notation = (
@@ -172,7 +163,7 @@ class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
         options = self.options
         ply_cap = int(options["ply_cap"])
         table = 1 << (2 * (ply_cap + 2) - 1).bit_length()
-        spec = SpecBuilder(lay.SPEC_HEADER)
+        spec = kit.SpecBuilder(lay.SPEC_HEADER)
         spec[lay.S_SIZE] = size
         spec[lay.S_CELLS] = cells
         spec[lay.S_PLAYERS] = self.num_seats
@@ -200,11 +191,11 @@ class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
         spec.table(rows, at=lay.S_ROW)
         spec.table(cols, at=lay.S_COL)
         rng = np.random.default_rng(0x6D796E64)  # one stream: keys, then the moments' weights and keys
-        spec.table(zobrist_keys(rng, lay.KEYS_PER_CELL * cells + 4), at=lay.S_KEYS)
+        spec.table(kit.zobrist_keys(rng, lay.KEYS_PER_CELL * cells + 4), at=lay.S_KEYS)
         # Moments: a point weighs a*row + b*column, so a push shifts a run's weight by one constant.
-        a, b = (int(x) for x in zobrist_keys(rng, 2))
+        a, b = (int(x) for x in kit.zobrist_keys(rng, 2))
         moments = [_int64(a * row + b * col) for row, col in zip(rows, cols, strict=True)]
-        spec.table([*moments, *zobrist_keys(rng, 4), _int64(-a), _int64(b), _int64(a), _int64(-b)], at=lay.S_MOMENT)
+        spec.table([*moments, *kit.zobrist_keys(rng, 4), _int64(-a), _int64(b), _int64(a), _int64(-b)], at=lay.S_MOMENT)
         debruijn = [0] * 32
         for i in range(32):
             debruijn[(((1 << i) * 0x077CB531) & 0xFFFFFFFF) >> 27] = i
@@ -212,7 +203,7 @@ class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
         regions = lay.layout(size, self.num_seats, table, options["superko"] == "off", ply_cap)
         spec.fields(regions)
         # Go names: ``0`` is the top-left point, ``a11`` on 11×11.
-        self.naming = CellNaming.files_and_ranks(topology, COLUMNS)
+        self.naming = kit.CellNaming.files_and_ranks(topology, COLUMNS)
         self._names = self.naming.names
         return spec.build()
 
@@ -453,7 +444,7 @@ class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
         values = data[lay.BOARD: lay.BOARD + cells].tolist()
         locks = data[int(self.spec[lay.S_LOCKS]):][:cells].tolist() if locked else [0] * cells
         tokens = [self._point_token(value, lock) for value, lock in zip(values, locks, strict=True)]
-        rows = [write_row(tokens[row * size:(row + 1) * size]) for row in range(size)]
+        rows = [kit.write_row(tokens[row * size:(row + 1) * size]) for row in range(size)]
         fields = ["/".join(rows), LETTERS[int(data[lay.F_NEXT])].lower(), str(int(data[kernel.PLY]))]
         since = self._since_texts(data)
         if since:
@@ -547,7 +538,8 @@ class Mynd(NamedCells, Game, kernels=k, evaluate=evaluate):
         for row, row_text in enumerate(rows):
             label = size - row
             points: list[tuple[int, int]] = []  # (board value, lock)
-            for token in read_row(row_text, size * size, f"{text!r}: row {label}'s run of empty points", _POINT_TOKEN):
+            what = f"{text!r}: row {label}'s run of empty points"
+            for token in kit.read_row(row_text, size * size, what, _POINT_TOKEN):
                 if isinstance(token, int):
                     points.extend([(0, 0)] * token)
                 elif (found := piece.fullmatch(token)) and (locked or not found[3]):

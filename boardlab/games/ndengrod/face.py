@@ -27,18 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
-from boardlab.core.facekit import (
-    CellNaming,
-    ChoiceCodes,
-    EndTokens,
-    NamedCells,
-    SpecBuilder,
-    read_row,
-    write_row,
-    zobrist_keys,
-)
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
@@ -49,12 +40,12 @@ from boardlab.games.ndengrod import INFO
 from boardlab.games.ndengrod import kernel as k
 
 COLOURS = "xo"
-_CODES = ChoiceCodes(INFO, k, repetition="REPETITION_", win_check="WIN_")
-_END_TOKENS = EndTokens(INFO)
+_CODES = kit.ChoiceCodes(INFO, k, repetition="REPETITION_", win_check="WIN_")
+_END_TOKENS = kit.EndTokens(INFO)
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 
 
-class Ndengrod(NamedCells, Game, kernels=k):
+class Ndengrod(kit.NamedCells, Game, kernels=k):
     """Ndengrod with its options fixed."""
 
     notation = (
@@ -100,7 +91,7 @@ class Ndengrod(NamedCells, Game, kernels=k):
         topology = self.topology
         self._topology = topology
         cells = topology.size
-        spec = SpecBuilder(k.SPEC_HEADER)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_CELLS] = cells
         spec[k.S_LENGTH] = self.options["length"]
         spec[k.S_SELF_CAPTURE] = self.options["self_capture"]
@@ -109,10 +100,10 @@ class Ndengrod(NamedCells, Game, kernels=k):
         spec[k.S_PLY_CAP] = self.options["ply_cap"]
         spec[k.S_WIN_CHECK] = _CODES(self.options, "win_check")
         spec.table(topology.neighbours, at=k.S_NEIGH)
-        spec.table(zobrist_keys(0x6E646E67, 2 * cells + 1), at=k.S_ZOBRIST)
+        spec.table(kit.zobrist_keys(0x6E646E67, 2 * cells + 1), at=k.S_ZOBRIST)
         spec.fields(k.layout(cells, int(self.options["ply_cap"])))
         # pbmserv names: the row letter, then the number of the / diagonal (``0`` is ``a1``).
-        self.naming = CellNaming.rows_and_numbers(topology)
+        self.naming = kit.CellNaming.rows_and_numbers(topology)
         self._names = self.naming.names
         return spec.build()
 
@@ -202,7 +193,7 @@ class Ndengrod(NamedCells, Game, kernels=k):
 
     def position_text(self, data: np.ndarray) -> str:
         stones = data[k.BOARD:k.BOARD + self.cells].tolist()
-        parts = [write_row(".xo"[stones[cell]] for cell in row) for row in self._rows()]
+        parts = [kit.write_row(".xo"[stones[cell]] for cell in row) for row in self._rows()]
         fields = ["/".join(parts), COLOURS[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
         if data[k.F_SWAPPED]:
             fields.append("swapped")
@@ -224,7 +215,7 @@ class Ndengrod(NamedCells, Game, kernels=k):
         for letter, (row, row_text) in zip("abcdefghijklmnopqrstuvwxyz", zip(rows, row_texts, strict=True),
                                            strict=False):
             cells: list[int] = []
-            for token in read_row(row_text, self.cells, f"{text!r}: row {letter}'s run of empty cells"):
+            for token in kit.read_row(row_text, self.cells, f"{text!r}: row {letter}'s run of empty cells"):
                 if isinstance(token, int):
                     cells.extend([0] * token)
                 elif token in COLOURS:
