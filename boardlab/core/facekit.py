@@ -27,13 +27,14 @@ import numpy as np
 
 from boardlab.core import kernel
 from boardlab.core.info import GameInfo
-from boardlab.core.numbers import whole_number
+from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology
+from boardlab.errors import PositionError
 
 __all__ = [
     "ONE_CHARACTER", "CellNaming", "ChoiceCodes", "EndTokens", "NamedCells", "SpecBuilder", "bind_kernels",
-    "read_row", "write_row", "zobrist_keys",
+    "count_field", "position_fields", "read_row", "write_row", "zobrist_keys",
 ]
 
 # -- cell names ---------------------------------------------------------------------------------
@@ -128,6 +129,22 @@ def read_row(text: str, most: int, what: str, token: re.Pattern[str] = ONE_CHARA
     items = text.split(separator) if separator is not None else [m.group(0) for m in token.finditer(text)]
     for item in items:
         yield whole_number(item, most, what) if item.isdecimal() else item
+
+
+def position_fields(text: str, form: str, least: int, most: int | None = None) -> list[str]:
+    """The blank-separated fields of position ``text``: at least ``least``, at most ``most`` (``None``:
+    any number), else a :class:`PositionError` quoting ``form``, what the game's position text looks like."""
+    fields = text.split()
+    if len(fields) < least or (most is not None and len(fields) > most):
+        raise PositionError(f"{text!r}: expected {form}")
+    return fields
+
+
+def count_field(text: str, value: str, name: str = "ply") -> int:
+    """A count in position ``text`` (the ply, by default): a whole number up to :data:`MAX_PLY`."""
+    if not value.isdecimal():
+        raise PositionError(f"{text!r}: the {name} is {value!r}; expected a whole number")
+    return whole_number(value, MAX_PLY, f"{text!r}: the {name}")
 
 
 # -- end tokens ---------------------------------------------------------------------------------

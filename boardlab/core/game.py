@@ -88,6 +88,9 @@ class Game(ABC):
     # planes(view_vector, spec, seat, out): fills a view's planes (core/planes.py); None: from cell_contents.
     planes_kernel: ClassVar[Callable[..., None] | None] = None
 
+    # The spec field that holds a state vector's length (each game's kernel layout says which).
+    state_length_at: ClassVar[int]
+
     def __init_subclass__(cls, kernels: ModuleType | None = None,
                           evaluate: Callable[..., None] | None = None, **kwargs: Any) -> None:
         """``class Gtbm(Game, kernels=k)`` takes the ``*_kernel`` attributes from the kernel module ``k``
@@ -269,6 +272,10 @@ class Game(ABC):
             texts.append(self.key_text_of(self.describe_kernel(work, self.spec, action) >> 2))
             self.apply_kernel(work, self.spec, action)
         return "".join(texts)
+
+    def _blank(self) -> np.ndarray:
+        """A state vector of zeros, as long as the spec's ``state_length_at`` field says."""
+        return np.zeros(int(self.spec[self.state_length_at]), dtype=np.int64)
 
     # -- hooks each game implements -------------------------------------------------------------
 

@@ -60,6 +60,8 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
+
     @property
     def num_distinct_actions(self) -> int:
         """``cell * 3 + k``: a piece's step ``k``."""
@@ -119,9 +121,6 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
         return SIDES[seat]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -242,10 +241,7 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<ranks from the top, separated by /> <b|w to move> <ply> <plies without capture> [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 4 or len(fields) > 5:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, side_text, ply_text, quiet_text, *flags = fields
+        board_text, side_text, ply_text, quiet_text, *flags = kit.position_fields(text, form, 4, 5)
         size = self.size
         data = self._blank()
         rank_texts = board_text.split("/")

@@ -40,7 +40,7 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.move import Move
-from boardlab.core.numbers import MAX_PLY, whole_number
+from boardlab.core.numbers import whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -75,6 +75,7 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     )
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_kinds = ("hidden", "revealed")
     plane_marks = ("closed", "target")
 
@@ -205,7 +206,7 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     # -- states ---------------------------------------------------------------------------------
 
     def _blank(self) -> np.ndarray:
-        data = np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+        data = super()._blank()
         data[k.F_X_SEAT] = -1
         data[k.F_TARGET] = data[k.F_AXIS] = data[k.F_LINE] = data[k.F_LAST_TARGET] = -1
         return data
@@ -470,15 +471,10 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<rows separated by /> <setup|choose|x|o> <ply> [x=SEAT] [announced=row:e target=e5] "
                 "[hidden=NX,NO] [fives=xo] [passed] [end:lines|end:passes|end:no-target]'")
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, turn, ply_text, *flags = fields
+        board_text, turn, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         self._parse_board(data, text, board_text)
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        data[kernel.PLY] = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        data[kernel.PLY] = kit.count_field(text, ply_text)
         if turn not in ("setup", "choose", "x", "o"):
             raise PositionError(f"{text!r}: the turn is {turn!r}; expected setup, choose, x or o")
         end = self._parse_flags(data, text, flags, form)

@@ -52,7 +52,6 @@ from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.restriction import Restriction
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -83,6 +82,7 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_numbers = ("strength", "life", "from_row")
 
     @property
@@ -152,9 +152,6 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
         return COLOURS[self.colour_of_seat(seat)]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     def _square(self, colour: int, file: str, own_row: int) -> int:
         row = own_row if colour == 0 else k.SIZE + 1 - own_row
@@ -279,10 +276,7 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows from row 11 down, separated by /> <w|b to move> <ply> [end:<reason>]'"
-        fields = text.split()
-        if len(fields) not in (3, 4):
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, ply_text, *flags = fields
+        board_text, colour_text, ply_text, *flags = kit.position_fields(text, form, 3, 4)
         data = self._blank()
         data[k.P_CELL: k.P_CELL + 2 * k.SLOTS] = -1  # slots that no piece fills
         row_texts = board_text.split("/")
@@ -292,9 +286,7 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
             self._parse_row(data, top_row, row_text, text)
         if colour_text not in ("w", "b"):
             raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected w or b")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        ply = kit.count_field(text, ply_text)
         cap = int(self.options["ply_cap"])
         if ply > cap:
             raise PositionError(f"{text!r}: ply {ply} is past the ply cap {cap}")

@@ -104,6 +104,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
     )
 
     info = INFO
+    state_length_at = layout.S_STATE_LEN
     plane_kinds = ("dot", "circle")
     plane_marks = ("singularity", "touched")
 
@@ -216,9 +217,6 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         return COLOURS[seat ^ int(data[layout.F_SWAPPED])]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[layout.S_STATE_LEN]), dtype=np.int64)
 
     def starting_columns(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """The double-cover columns ``x`` of Red's and Blue's starting lines (their dots)."""
@@ -487,10 +485,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<the front board's rows a/b/…> <r|b to move> <turns> <ply> [swapped] "
                 "[end:no-pieces|end:no-moves|end:limit]'")
-        fields = text.split()
-        if len(fields) < 4:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, turns_text, ply_text, *flags = fields
+        board_text, colour_text, turns_text, ply_text, *flags = kit.position_fields(text, form, 4)
         strip = self.strip
         data = self._blank()
         rows = board_text.split("/")

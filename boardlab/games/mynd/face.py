@@ -36,7 +36,6 @@ from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -111,6 +110,7 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = lay.S_STATE_LEN
     plane_kinds = ("piece", "peg")
 
     @property
@@ -224,9 +224,6 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
         return supply_per_player(self.size, self.num_seats, str(self.options["supply"]))
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[lay.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -489,18 +486,13 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows separated by /> <b|w|r|g to move> <ply> [since:…] [cut:…] [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, seat_text, ply_text, *flags = fields
+        board_text, seat_text, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         self._parse_board(data, board_text, text)
         seats = LETTERS[: self.num_seats].lower()
         if len(seat_text) != 1 or seat_text.lower() not in seats:
             raise PositionError(f"{text!r}: the player to move is {seat_text!r}; expected one of {', '.join(seats)}")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply, seat = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply"), seats.index(seat_text.lower())
+        ply, seat = kit.count_field(text, ply_text), seats.index(seat_text.lower())
         self._check_against_ply(data, ply, seat, text)
         data[kernel.PLY] = ply
         data[kernel.TO_MOVE] = seat

@@ -31,7 +31,6 @@ from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, hex_layout, hex_trapezoid, hexhex
 from boardlab.core.view import View
@@ -56,6 +55,7 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_kinds = ("stone",)
 
     @property
@@ -118,9 +118,6 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
         return COLOURS[seat ^ int(data[k.F_SWAPPED])]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -203,10 +200,7 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows separated by /> <x|o to move> <ply> [swapped] [passed] [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, ply_text, *flags = fields
+        board_text, colour_text, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         rows = self._rows()
         row_texts = board_text.split("/")
@@ -228,9 +222,7 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
                 data[k.BOARD + cell] = stone
         if colour_text not in COLOURS:
             raise PositionError(f"{text!r}: the player to move is {colour_text!r}; expected x or o")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        ply = kit.count_field(text, ply_text)
         colour = COLOURS.index(colour_text)
         data[k.F_COLOUR] = colour
         data[kernel.PLY] = ply
