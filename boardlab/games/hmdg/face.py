@@ -176,7 +176,9 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
         self._names = self.naming.names
         return spec
 
+    # HMDG calls its cells points.
     point_name = kit.NamedCells.cell_name
+    point_index = kit.NamedCells.cell_index
 
     def line_name(self, axis: int, line: int) -> str:
         """``row e`` or ``col 5``."""
