@@ -50,8 +50,10 @@ from boardlab.games.mobiatus.evaluation import evaluate
 
 COLOURS = ("Red", "Blue")
 LETTERS = "rb"
-_CODES = kit.ChoiceCodes(INFO, layout, mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
-                                                       "maximal": layout.PREF_MAXIMAL})
+_CODES = kit.ChoiceCodes(INFO, layout,
+                         mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
+                                            "maximal": layout.PREF_MAXIMAL},
+                         limit_result={"draw": layout.LIMIT_DRAW, "more_pieces_wins": layout.LIMIT_MORE_PIECES})
 _END_TOKENS = kit.EndTokens(INFO)
 # Option movement (added, B5): each leaper's leaps, and how a refusal names one of them. A wazir step
 # comes after the knight's eight, so the default knight keeps its action numbers.
@@ -187,8 +189,7 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
             spec[layout.S_PREF_CHAIN] = layout.PREF_CAPTURE
         spec[layout.S_ORIGIN_JOINS] = self.options["origin_joins_slide_group"]
         spec[layout.S_TURN_LIMIT] = 2 * int(self.options["move_pair_limit"])
-        if self.options["limit_result"] == "more_pieces_wins":
-            spec[layout.S_LIMIT_RESULT] = layout.LIMIT_MORE_PIECES
+        spec[layout.S_LIMIT_RESULT] = _CODES(self.options, "limit_result")
         spec[layout.S_PIE] = self.options["first_player"] == "pie"
         spec[layout.S_STEPS] = self.steps
         spec.table(strip.table(leaps), at=layout.S_KNIGHT)

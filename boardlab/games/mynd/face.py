@@ -62,7 +62,10 @@ _MOVE = re.compile(
 _POINT_TOKEN = re.compile(r"\d+|[A-Za-z]\*?\+?|.")
 _SINCE_PUSH = re.compile(rf"({_POINT})(?:-({_POINT}))?([\^><v])")
 _CODES = kit.ChoiceCodes(
-    INFO, lay, superko="SUPERKO_",
+    INFO, lay, superko="SUPERKO_", push_mode="PUSH_",
+    push_majority={"combined": lay.MAJORITY_COMBINED, "each_opponent": lay.MAJORITY_EACH},
+    slide={"run_of_one": lay.SLIDE_RUN_OF_ONE, "any_own_piece": lay.SLIDE_ANY_OWN},
+    nested={"void": lay.NESTED_VOID, "inner_owner": lay.NESTED_INNER},
     diagonal_links={"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
                     "none": lay.LINKS_NONE},
     territory_rule={"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG,
@@ -171,12 +174,11 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
         spec[lay.S_SOW_LIBERTY] = options["sowing_needs_liberty"]
         spec[lay.S_LIBERTY_DIRS] = int(str(options["liberty_neighbourhood"]))
         spec[lay.S_LINKS] = _CODES(options, "diagonal_links")
-        spec[lay.S_PUSH_MODE] = lay.PUSH_FROM_PUSHER if options["push_mode"] == "from_pusher" else lay.PUSH_WHOLE_RUN
-        each = options["push_majority"] == "each_opponent"
-        spec[lay.S_MAJORITY] = lay.MAJORITY_EACH if each else lay.MAJORITY_COMBINED
-        spec[lay.S_SLIDE] = lay.SLIDE_ANY_OWN if options["slide"] == "any_own_piece" else lay.SLIDE_RUN_OF_ONE
+        spec[lay.S_PUSH_MODE] = _CODES(options, "push_mode")
+        spec[lay.S_MAJORITY] = _CODES(options, "push_majority")
+        spec[lay.S_SLIDE] = _CODES(options, "slide")
         spec[lay.S_TERRITORY] = _CODES(options, "territory_rule")
-        spec[lay.S_NESTED] = lay.NESTED_INNER if options["nested"] == "inner_owner" else lay.NESTED_VOID
+        spec[lay.S_NESTED] = _CODES(options, "nested")
         spec[lay.S_LOCK] = options["lock_on_enclose"]
         spec[lay.S_PUSH_PEGS] = options["push_pegs"]
         spec[lay.S_SUPERKO] = _CODES(options, "superko")
