@@ -5,9 +5,11 @@
 For each agent, plays the same self-play games (Ndengrod, side 4 and lines of 4 unless ``--size``; the
 same seeds; the fixed evaluator measuring every position, as ``boardlab playtest`` does) four ways
 into fresh folders: in this process (1 worker), with a pool of 1 process beside it (2 workers), with
-Ray started here on 1 CPU beside it (Ray local, 2 workers), and, for scale, Ray's start-up alone.
-Start-up is included (a pool spawns its processes, Ray starts a local cluster; this process plays
-meanwhile), as a designer running ``boardlab playtest`` would see it. It prints games/s,
+Ray started here on 1 CPU beside it (Ray local, 2 workers), on a Ray head of 2 CPUs on this machine
+started before the runs (``ray start --head``, as a designer who runs many sweeps keeps one; this
+process only collects), and, for scale, Ray's start-up alone. Start-up is included (a pool spawns its
+processes, Ray starts a local cluster; this process plays meanwhile), as a designer running
+``boardlab playtest`` would see it; the head's own start is not, and its workers stay between runs. It prints games/s,
 the speed-ups against one worker, and the load average (``os.getloadavg``) before and after each,
 since other work on the machine shares its cores, the CPU seconds the games cost (each game's own
 process time, start-up left out) and the cores the games got (those CPU seconds over the wall time).
@@ -24,6 +26,7 @@ import os
 import secrets
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,10 +60,56 @@ def ray_start_up() -> float:
     return time.perf_counter() - began
 
 
+def start_head(cpus: int) -> tuple[str, Callable[[], None]]:
+    """A Ray head on loopback with ``cpus`` CPUs, as ``ray start --head`` starts one; its address and a stop."""
+    import shutil
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    ports = []
+    for _ in range(3):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            ports.append(probe.getsockname()[1])
+    gcs, dashboard, metrics = ports
+    temp = tempfile.mkdtemp(prefix="rb", dir="/tmp")  # short: Ray's socket paths must fit 107 bytes
+    ray = Path(sys.executable).with_name("ray")
+    head = subprocess.Popen(
+        [str(ray), "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(gcs),
+         "--num-cpus", str(cpus), "--include-dashboard=false", "--dashboard-port", str(dashboard),
+         "--metrics-export-port", str(metrics), "--temp-dir", temp, "--disable-usage-stats"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while True:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", gcs)) == 0:
+                break
+        if head.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("the Ray head did not start")
+        time.sleep(0.5)
+
+    def stop() -> None:
+        import ray as ray_module
+
+        ray_module.shutdown()
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(head.pid, sig)
+                head.wait(timeout=10)
+                break
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+        shutil.rmtree(temp, ignore_errors=True)
+
+    return f"127.0.0.1:{gcs}", stop
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", nargs="+", default=["level1", "level2", "level3"])
-    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--games", type=int, default=200, help="games an agent (a lab run's size)")
     parser.add_argument("--size", type=int, default=4, help="Ndengrod's side (lines as long as the side)")
     parser.add_argument("--no-ray", action="store_true", help="only the process pool")
     args = parser.parse_args()
@@ -75,21 +124,31 @@ def main() -> None:
           flush=True)
     if not args.no_ray:
         print(f"Ray start-up and shutdown alone: {ray_start_up():.1f} s", flush=True)
+
+    head, stop_head = start_head(2) if not args.no_ray else ("", lambda: None)
+    try:
+        for agent in args.agents:
+            measure(agent, args, head)
+    finally:
+        stop_head()
+
+
+def measure(agent: str, args: argparse.Namespace, head: str) -> None:
     from boardlab.playtest.run import Plan
 
-    for agent in args.agents:
-        plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
-        ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]
-        if not args.no_ray:
-            ways.append(("Ray local, 2 workers", {"workers": 2, "ray_address": "local"}))
-        base = None
-        for label, kwargs in ways:
-            seconds, cpu, games, (before, after) = timed(plan, **kwargs)
-            rate = games / seconds
-            base = base or rate
-            print(f"{agent:>7} {label:>18}: {rate:6.2f} games/s ({seconds:6.1f} s, ×{rate / base:.2f} of 1 worker); "
-                  f"{cpu / games:5.2f} CPU s a game, {cpu / seconds:4.2f} cores; load average {before:.2f} before, "
-                  f"{after:.2f} after", flush=True)
+    plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
+    ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]
+    if not args.no_ray:
+        ways.append(("Ray local, 2 workers", {"workers": 2, "ray_address": "local"}))
+        ways.append(("Ray head, 2 CPUs", {"ray_address": head}))
+    base = None
+    for label, kwargs in ways:
+        seconds, cpu, games, (before, after) = timed(plan, **kwargs)
+        rate = games / seconds
+        base = base or rate
+        print(f"{agent:>7} {label:>18}: {rate:6.2f} games/s ({seconds:6.1f} s, ×{rate / base:.2f} of 1 worker); "
+              f"{cpu / games:5.2f} CPU s a game, {cpu / seconds:4.2f} cores; load average {before:.2f} before, "
+              f"{after:.2f} after", flush=True)
 
 
 if __name__ == "__main__":

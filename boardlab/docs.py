@@ -1,7 +1,8 @@
 """The rules documents (``docs/rules/<game>.md``), for ``boardlab rules`` and the help screens.
 
 Installed from a wheel, they are packaged as ``boardlab/_rules``; in a source checkout they are
-read from ``docs/rules`` beside the package.
+read from ``docs/rules`` beside the package. A game from another distribution names its own
+document (:attr:`boardlab.core.package.GamePackage.rules`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,13 @@ _SOURCE = Path(__file__).parent.parent / "docs" / "rules"
 
 
 def rules_path(game_id: str) -> Path:
+    from boardlab.core.registry import packages
+
+    declared = packages().get(game_id)
+    if declared is not None and declared.rules is not None:
+        if declared.rules.is_file():
+            return declared.rules
+        raise BoardlabError(f"no rules document for {game_id!r} (its package names {declared.rules})")
     for folder in (_PACKAGED, _SOURCE):
         path = folder / f"{game_id}.md"
         if path.is_file():

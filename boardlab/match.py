@@ -28,6 +28,7 @@ from boardlab.core.game import Game
 from boardlab.core.registry import load
 from boardlab.core.state import State
 from boardlab.errors import BoardlabError
+from boardlab.workers import abandon, die_with_parent
 
 
 @dataclass(frozen=True)
@@ -294,8 +295,14 @@ def run_match(
         for job in jobs:
             finish(play_one(*job))
         return result
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn"),
+                               initializer=die_with_parent)
+    try:
         futures = [pool.submit(play_one, *job) for job in jobs]
         for future in as_completed(futures):
             finish(future.result())
+    except BaseException:  # Ctrl-C, SIGTERM, an error: the finished games are stored, the others are lost
+        abandon(pool)
+        raise
+    pool.shutdown()
     return result

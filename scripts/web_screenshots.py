@@ -79,7 +79,11 @@ def people(url: str) -> tuple[dict[str, str], int]:
     for name in ("ann", "bob"):
         response = http.post(f"{url}/api/register", json={"name": name, "password": "a long password",
                                                           "email": f"{name}@example.org"})
+        response.raise_for_status()
         tokens[name] = response.json()["token"]
+        # The script signs with the Bearer token; a session cookie kept by the client would make its
+        # next requests look like another site's page's (no Origin), which the server refuses.
+        http.cookies.clear()
     headers = {name: {"Authorization": f"Bearer {token}"} for name, token in tokens.items()}
 
     def pair(first: str, second: str) -> int:

@@ -8,17 +8,11 @@ import numpy as np
 import pytest
 
 import boardlab
-from boardlab.core import kernel
+from boardlab.core import kernel, registry
 
-# Small boards with tight caps, so that random games reach the caps the bounds are made of.
-CAPPED = {
-    "ndengrod": {"size": 3, "length": 3, "ply_cap": 9},
-    "gtbm": {"size": 4, "no_capture_limit": 3},
-    "horsmeier": {"ply_cap": 30},
-    "mynd": {"size": 5, "players": 3, "ply_cap": 20},
-    "mobiatus": {"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},
-    "hmdg": {"size": 4, "line_length": 3},
-}
+# Every registered game on small boards with tight caps (the first of its package's quick samples), so
+# that random games reach the caps the bounds are made of.
+CAPPED = {game_id: dict(registry.package(game_id).samples.quick[0]) for game_id in registry.game_ids()}
 
 
 def kernel_game(game: boardlab.Game, rng: random.Random) -> tuple[int, set[int]]:

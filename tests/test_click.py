@@ -9,19 +9,13 @@ import pytest
 
 import boardlab
 from boardlab import render
+from boardlab.core import registry
 
 BUTTONS = {"pass", "swap", "x", "o", "row", "col", "none", "reveal"}  # the choices that are no cell
+# Every registered game, on the boards its package has clicked through (its samples).
 GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("ndengrod", {"size": 3, "length": 3, "swap": True}),
-    ("gtbm", {"size": 6}),
-    ("horsmeier", {}),
-    ("mynd", {"size": 6, "players": 3}),
-    ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4}),  # short strip: capture chains come early
-    ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "first_player": "pie"}),
-    ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4, "movement": "knight_wazir"}),  # 12 hops a square
-    ("mobiatus", {"length": 8, "width": 4, "blue_offset": 4, "movement": "camel"}),
-    ("hmdg", {"size": 5, "line_length": 3}),
-]
+    (game_id, dict(options)) for game_id in registry.game_ids()
+    for options in registry.package(game_id).samples.clicked or registry.package(game_id).samples.quick]
 
 
 def walk(view: boardlab.View, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], boardlab.Move]:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import boardlab
 from boardlab import records
+from boardlab.core import registry
 from boardlab.core.state import State
 from boardlab.errors import BoardlabError
 
@@ -32,7 +33,7 @@ settings.register_profile("thorough", max_examples=3000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("BOARDLAB_FUZZ", "ci"))
 
-GAMES = ["ndengrod", "gtbm", "mynd", "mobiatus", "hmdg", "horsmeier"]
+GAMES = registry.game_ids()
 # Numbers that broke parsers: too big for memory, for int64, for int() itself (over 4300 digits).
 HUGE = ["1000000000000", str(2**63), str(2**64 + 1), "9" * 5000, "-1", "\uff15", "\u0665"]
 

@@ -410,3 +410,56 @@ def test_the_plan_records_the_settings_the_game_is_played_with(tmp_path: Path) -
     (tmp_path / "plan.json").write_text(json.dumps(stored))
     with pytest.raises(boardlab.BoardlabError, match=r"other settings \(agent_settings\)"):
         run_plan(levelled, tmp_path, workers=1, resume=True)
+
+
+def _processes_in_group(group: int) -> list[int]:
+    """The processes of process group ``group`` (Linux's /proc)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdecimal():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields_after_name = stat.rpartition(")")[2].split()
+            if int(fields_after_name[2]) == group and fields_after_name[0] != "Z":
+                members.append(int(entry.name))
+    return members
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process groups from Linux's /proc")
+@pytest.mark.parametrize("command", ["playtest", "match"])
+def test_sigterm_stops_a_run_and_its_worker_processes(command: str, tmp_path: Path) -> None:
+    # SIGTERM (kill, timeout) reaches only the run's own process. Its workers, each in a game of a minute or
+    # more, must stop too, and the run must say so and exit as a terminated program does (143).
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    slow = "uct:iterations=1000000"
+    common = ["-o", "size=4", "-o", "length=4", "--workers", "2"]
+    if command == "playtest":
+        argv = ["playtest", "ndengrod", *common, "--agents", slow, "--games", "6", "--skill-gap", "off",
+                "--out", str(tmp_path / "lab")]
+    else:
+        argv = ["match", "ndengrod", slow, slow, *common, "--games", "4", "--save", str(tmp_path / "match")]
+    run = subprocess.Popen([sys.executable, "-m", "boardlab", *argv], start_new_session=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_processes_in_group(run.pid)) < 3:  # the run, and its workers (a pool's fork server too)
+            assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+            time.sleep(0.2)
+        time.sleep(3)  # the workers are in their games
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=30)
+        assert run.returncode == 143 and "terminated" in err, err[-2000:]
+        deadline = time.monotonic() + 10
+        while _processes_in_group(run.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _processes_in_group(run.pid) == []
+    finally:
+        for pid in _processes_in_group(run.pid):
+            os.kill(pid, signal.SIGKILL)

@@ -9,6 +9,7 @@ import pytest
 
 import boardlab
 from boardlab import records
+from tests.golden.make_golden import golden_records
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -87,7 +88,7 @@ def test_malformed_json_and_missing_files_are_record_errors(tmp_path: Path) -> N
         records.load(tmp_path / "missing.json")
 
 
-@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", golden_records(), ids=lambda p: p.stem)
 def test_golden_records_replay_to_their_recorded_end(path: Path) -> None:
     """Complete games stored in tests/golden: any change to the rules that alters them fails here."""
     record = records.load(path)
@@ -99,7 +100,7 @@ def test_golden_records_replay_to_their_recorded_end(path: Path) -> None:
 
 
 def test_there_are_golden_records_for_every_game() -> None:
-    stored = {json.loads(p.read_text())["game"] for p in GOLDEN.glob("*.json")}
+    stored = {json.loads(p.read_text())["game"] for p in golden_records()}
     assert stored >= {info.id for info in boardlab.games()}
 
 

@@ -14,17 +14,12 @@ import pytest
 
 import boardlab
 from boardlab import render
+from boardlab.core import registry
 from boardlab.core.mobius import MobiusStrip
 
-# Small boards keep the suite quick; the defaults are drawn too (rendering is cheap).
-BOARDS: list[tuple[str, dict[str, Any]]] = [
-    ("ndengrod", {}), ("ndengrod", {"board": "trapezoid", "size": 4, "length": 4}), ("ndengrod", {"swap": True}),
-    ("gtbm", {}), ("gtbm", {"size": 16}),
-    ("horsmeier", {}), ("horsmeier", {"upgrade_rule": "since_last_change"}),
-    ("mynd", {"size": 7}), ("mynd", {"size": 7, "players": 4}), ("mynd", {"size": 7, "lock_on_enclose": True}),
-    ("mobiatus", {}), ("mobiatus", {"length": 8, "width": 3, "blue_offset": 4}),
-    ("hmdg", {}), ("hmdg", {"size": 5, "line_length": 3, "setup": "fixed"}),
-]
+# Every registered game, on the boards its package chooses to draw (small ones keep the suite quick).
+BOARDS: list[tuple[str, dict[str, Any]]] = [(game_id, dict(options)) for game_id in registry.game_ids()
+                                            for options in registry.package(game_id).samples.drawn]
 CASES = [pytest.param(game_id, options, layout, id=f"{game_id}-{layout}-{options}")
          for game_id, options in BOARDS for layout in render.layouts(game_id)]
 

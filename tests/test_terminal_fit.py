@@ -10,28 +10,15 @@ import pytest
 import boardlab
 from boardlab.ai import RandomAgent
 from boardlab.cli.play import PlaySession
+from boardlab.core import registry
 from tests.test_cli import Script
 
 WIDTH, HEIGHT = 80, 24
 
-# The defaults, the README's examples and the largest boards people play.
-CASES = [
-    ("ndengrod", {}),
-    ("ndengrod", {"size": 8}),
-    ("gtbm", {}),
-    ("gtbm", {"size": 16}),
-    ("horsmeier", {}),
-    ("horsmeier", {"upgrade_rule": "since_last_change"}),
-    ("mynd", {}),
-    ("mynd", {"players": 3}),
-    ("mynd", {"players": 4}),
-    ("mobiatus", {}),
-    ("mobiatus", {"length": 16, "blue_offset": 8}),
-    ("mobiatus", {"length": 31}),
-    ("mobiatus", {"width": 12}),  # the widest strip (B1): two boards of 12 rows are 30 lines
-    ("mobiatus", {"width": 12, "length": 31}),
-    ("hmdg", {}),
-]
+# Every registered game: the defaults, the README's examples and the largest boards people play (its
+# package's samples).
+CASES = [(game_id, dict(options)) for game_id in registry.game_ids()
+         for options in registry.package(game_id).samples.largest]
 # Only the width is promised for these: a 100-column strip is drawn in parts, one under another.
 WIDE_ONLY = [("mobiatus", {"length": 100}), ("mobiatus", {"length": 64, "width": 7})]
 

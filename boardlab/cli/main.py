@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -288,13 +290,42 @@ def _playtest(name: str, args: argparse.Namespace) -> int:
     return int(handler(args))
 
 
+# Long runs with worker processes. Not ``play`` (Ctrl-C there asks whether to save; SIGTERM has nobody to
+# ask) nor the commands that serve, which handle SIGTERM themselves.
+STOPPED_LIKE_CTRL_C = frozenset({"playtest", "tune", "match", "bench"})
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a scheduler) stops a command as Ctrl-C does: runs and matches close
+    their worker processes and keep every stored game; only the exit status differs (143)."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    catch_term = (args.command in STOPPED_LIKE_CTRL_C and threading.current_thread() is threading.main_thread()
+                  and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+    if catch_term:
+        signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _run(args)
+    finally:
+        if catch_term:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return COMMANDS[args.command](args)
     except BoardlabError as error:
         print(f"boardlab {args.command}: {error}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("\nterminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -80,24 +80,6 @@ def seed_kernels(seed: int) -> None:
     np.random.seed(seed)
 
 
-def place_regions(start: int, lengths: dict[int, int], total_field: int) -> dict[int, int]:
-    """Lay a game's state regions end to end from ``start``.
-
-    ``lengths`` maps each region's spec field to its length, in order; the result maps each field to
-    where its region starts, and ``total_field`` to the state's whole length.
-
-    >>> place_regions(16, {20: 5, 21: 3}, 22)
-    {20: 16, 21: 21, 22: 24}
-    """
-    starts = {}
-    at = start
-    for field, length in lengths.items():
-        starts[field] = at
-        at += length
-    starts[total_field] = at
-    return starts
-
-
 @njit(cache=True)
 def finish_two_seats(state, winner, reason):  # type: ignore[no-untyped-def]
     """End a two-seat game: seat ``winner`` wins (``-1``: a draw) for ``reason``."""

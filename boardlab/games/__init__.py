@@ -1,1 +1,2 @@
-"""The games, one package each: ``INFO`` (the description) and ``game_class()`` (the rules)."""
+"""The games, one package each: ``GAME``, a :class:`~boardlab.core.package.GamePackage` naming its
+description, rules, renderer and the rest, registered under the entry-point group ``boardlab.games``."""

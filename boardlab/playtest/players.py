@@ -32,6 +32,8 @@ from typing import Any, Protocol
 
 from boardlab.errors import BoardlabError
 from boardlab.playtest.trace import GameJob, GameTrace, play_traced
+from boardlab.workers import abandon as abandon_pool
+from boardlab.workers import die_with_parent
 
 
 class Helpers(Protocol):
@@ -43,7 +45,7 @@ class Helpers(Protocol):
 
     def cancel(self, future: Future[GameTrace]) -> None: ...
 
-    def close(self) -> None: ...
+    def close(self, abandon: bool = False) -> None: ...
 
 
 def _pool_context() -> BaseContext:
@@ -63,7 +65,8 @@ class PoolHelpers:
 
     def __init__(self, processes: int) -> None:
         self.capacity = processes
-        self._pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context())
+        self._pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context(),
+                                         initializer=die_with_parent)
         # Start the processes now, in the thread that starts the helpers: a pool starts them at its first
         # games, and the first start waits for the fork server's imports (1.2 s in which the thread that
         # plays here, had it handed out those games, played nothing).
@@ -76,8 +79,12 @@ class PoolHelpers:
     def cancel(self, future: Future[GameTrace]) -> None:
         future.cancel()
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, abandon: bool = False) -> None:
+        """Stop the processes: after their games (``abandon``: at once, their games lost)."""
+        if abandon:
+            abandon_pool(self._pool)
+        else:
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 class RayHelpers:
@@ -107,7 +114,7 @@ class RayHelpers:
         if ref is not None:
             self._ray.cancel(ref, force=True)
 
-    def close(self) -> None:
+    def close(self, abandon: bool = False) -> None:
         for ref in list(self._refs.values()):
             self._ray.cancel(ref, force=True)
         self._refs.clear()
@@ -132,6 +139,7 @@ class Players:
         self._keeper: threading.Thread | None = None
         self._ready = threading.Event()
         self._stop = threading.Event()
+        self._abandon = False
         self._start_error: BaseException | None = None
 
     def __enter__(self) -> Players:
@@ -139,10 +147,13 @@ class Players:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        self.close()
+        self.close(abandon=error is not None)
 
-    def close(self) -> None:
+    def close(self, abandon: bool = False) -> None:
+        """Stop the helpers; ``abandon`` (a run stopped by an error, Ctrl-C or SIGTERM) does not wait for
+        the games they are playing."""
         if self._keeper is not None:
+            self._abandon = abandon
             self._stop.set()
             self._keeper.join()
             self._keeper = None
@@ -163,7 +174,7 @@ class Players:
         finally:
             self._ready.set()
         self._stop.wait()
-        self._helpers.close()
+        self._helpers.close(abandon=self._abandon)
 
     def _start_helpers(self) -> None:
         """Start the helpers in the background, once."""

@@ -13,16 +13,16 @@ piece has ``data-piece`` and ``data-seat``, so a page can map clicks to cells
 True
 >>> 'data-cell="b2"' in svg, 'data-piece="x stone"' in svg, 'class="mark-last"' in svg
 (True, True, True)
->>> render.layouts("mobiatus")
-('faces', 'strip', 'bands')
+>>> render.layouts("mobiatus"), render.narrow_layouts("mobiatus")
+(('faces', 'strip', 'bands'), ('bands',))
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
 from types import ModuleType
 
+from boardlab.core.registry import game_ids, package
 from boardlab.core.view import View
 from boardlab.render.captures import captured_cells, pieces_on_board
 from boardlab.render.click import NextSteps, last_move_cells, move_cells, next_steps, step_map, why_not
@@ -40,6 +40,7 @@ __all__ = [
     "last_move_cells",
     "layouts",
     "move_cells",
+    "narrow_layouts",
     "next_steps",
     "pieces_on_board",
     "selection_marks",
@@ -48,29 +49,25 @@ __all__ = [
     "why_not",
 ]
 
-# game id -> the module that draws it (each has LAYOUTS and draw(view, marks, theme, layout)).
-_RENDERERS = {
-    "ndengrod": "boardlab.render.ndengrod",
-    "gtbm": "boardlab.render.gtbm",
-    "horsmeier": "boardlab.render.horsmeier",
-    "mynd": "boardlab.render.mynd",
-    "mobiatus": "boardlab.render.mobiatus",
-    "hmdg": "boardlab.render.hmdg",
-}
-
-
 def _renderer(game_id: str) -> ModuleType:
-    if game_id not in _RENDERERS:
-        raise RenderError(f"no renderer for game {game_id!r}; accepted: {', '.join(_RENDERERS)}")
-    return importlib.import_module(_RENDERERS[game_id])
-
-
-NARROW_LAYOUTS = ("bands", "below", "narrow")  # what a page shows on a phone, where a game has one
+    """The module that draws ``game_id`` (``LAYOUTS`` and ``draw(view, marks, theme, layout, blank)``),
+    as the game's package names it (:class:`boardlab.core.package.GamePackage`)."""
+    module = package(game_id).renderer_module()
+    if module is None:
+        raise RenderError(f"no renderer for game {game_id!r}; accepted: "
+                          f"{', '.join(g for g in game_ids() if package(g).renderer is not None)}")
+    return module
 
 
 def layouts(game_id: str) -> tuple[str, ...]:
     """The layouts a game's board can be drawn in; the first is the default."""
     return tuple(_renderer(game_id).LAYOUTS)
+
+
+def narrow_layouts(game_id: str) -> tuple[str, ...]:
+    """Those of :func:`layouts` made for narrow screens (what a page shows first on a phone), as the
+    game's package declares them; none where its other layouts fit a phone as they are."""
+    return package(game_id).narrow_layouts
 
 
 def board_svg(view: View, *, marks: Marks | None = None, size: float | str | None = None,
@@ -104,7 +101,7 @@ def board_svg(view: View, *, marks: Marks | None = None, size: float | str | Non
         raise RenderError(f"shown_at={shown_at}: the width a picture is shown at must be a positive number of pixels")
     # The layouts for narrow screens (and a game's only layout) set a board's own text large enough
     # to read at shown_at; the wide layouts keep their proportions.
-    for_phones = chosen in NARROW_LAYOUTS or len(module.LAYOUTS) == 1
+    for_phones = chosen in narrow_layouts(view.game.id) or len(module.LAYOUTS) == 1
     chosen_theme = replace(theme_named(theme), moves_listed=moves_listed, board_text_floor=for_phones)
     if shown_at is not None:
         chosen_theme = replace(chosen_theme, shown_at=shown_at)

@@ -1,4 +1,4 @@
-"""Sheets to write on: ruled tables (HMDG's record sheets) and Horsmeier's strength and life-span tracks.
+"""Sheets to write on: ruled tables (HMDG's record sheets) and notes.
 
 Everything here is drawn in millimetres from a given corner, for a printed page.
 
@@ -11,14 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from boardlab.render import horsmeier
 from boardlab.render.svg import element, group, label
 from boardlab.render.text import wrap
 
 INK = "#000000"
 RULE = "#7A7A7A"
-STRENGTHS = (1, 2, 3, 5, 8)
-LIFE = 11
 
 
 def table(x: float, y: float, width: float, columns: Sequence[tuple[str, float]], rows: int,
@@ -57,40 +54,6 @@ def table(x: float, y: float, width: float, columns: Sequence[tuple[str, float]]
                                   "stroke": INK, "stroke-width": 0.4}))
     return group({"class": "record-table"}, parts), bottom
 
-
-def horsmeier_tracks(x: float, y: float, width: float, pieces: Sequence[tuple[int, int, int, str]],
-                     row_height: float) -> tuple[str, float]:
-    """A track per piece: ``(colour, number, strength, start square)``. Each row holds the piece's
-    disc and number (as on its counter), its strength boxes 1 2 3 5 8 and its life-span boxes 11 … 0;
-    the starting strength and life are ticked. Mark the current ones with a pencil or a coin."""
-    label_width = row_height * 4.2
-    gap = row_height * 0.6
-    box = min(row_height * 0.9, (width - label_width - gap * 2) / (len(STRENGTHS) + LIFE + 1))
-    size = box * 0.5
-    strength_x = x + label_width
-    life_x = strength_x + len(STRENGTHS) * box + gap * 2
-    parts = [element("text", {"x": strength_x, "y": y + size, "font-size": size, "font-weight": "bold",
-                              "fill": INK}, "strength"),
-             element("text", {"x": life_x, "y": y + size, "font-size": size, "font-weight": "bold", "fill": INK},
-                     "turns of life left")]
-    top = y + size * 1.8
-    for row, (colour, index, strength, square) in enumerate(pieces):
-        row_top = top + row * row_height
-        centre_y = row_top + box / 2
-        style = horsmeier.STYLES[colour]
-        cells = [style.draw(x + box / 2, centre_y, box * 0.45, width=0.25),
-                 label(x + box / 2, centre_y, str(index), size, {"fill": style.ink, "font-weight": "bold"}),
-                 element("text", {"x": x + box * 1.2, "y": centre_y + size * 0.35, "font-size": size * 0.9,
-                                  "fill": INK}, f"{horsmeier.COLOURS[colour]}, {square}")]
-        boxes = [(strength_x + k * box, value, value == strength) for k, value in enumerate(STRENGTHS)]
-        boxes += [(life_x + k * box, LIFE - k, k == 0) for k in range(LIFE + 1)]
-        for left, value, ticked in boxes:
-            cells.append(element("rect", {"x": left, "y": row_top, "width": box, "height": box,
-                                          "fill": "#D9D9D9" if ticked else "none", "stroke": INK,
-                                          "stroke-width": 0.25}))
-            cells.append(label(left + box / 2, centre_y, str(value), size, {"fill": INK}))
-        parts.append(group({"class": "track", "data-track": f"{horsmeier.COLOURS[colour]} {index}"}, cells))
-    return group({"class": "tracks"}, parts), top + len(pieces) * row_height
 
 
 def note(x: float, y: float, width: float, words: str, size: float) -> tuple[str, float]:

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 
-from boardlab.core.registry import games, info
+from boardlab.core.registry import games, info, package
 from boardlab.docs import rules_text
 from boardlab.server import glicko2, lists
 from boardlab.server.accounts import NAME_RULE
@@ -68,9 +68,18 @@ def game_page(request: Request, game_id: GameId, service: Service) -> HTMLRespon
     from boardlab.server.models import Game as GameRow
 
     with service.db.read() as session:
-        if session.get(GameRow, game_id) is None:
+        row = session.get(GameRow, game_id)
+        if row is None:
             raise NotFound(f"there is no game {game_id}")
-    return _page(request, "game.html", f"Game {game_id} · boardlab", game_id=game_id)
+        kind = row.game
+    return _page(request, "game.html", f"Game {game_id} · boardlab", game_id=game_id,
+                 narrow_layout=narrow_layout(kind))
+
+
+def narrow_layout(game: str) -> str:
+    """The layout a phone is shown first: the first its package made for narrow screens ('' if none).
+    The page's script knows no game; it reads this from the page."""
+    return next(iter(package(game).narrow_layouts), "")
 
 
 @router.get("/account", response_class=HTMLResponse)

@@ -13,6 +13,9 @@ from boardlab import records
 from boardlab.server import play as server_play
 
 IDLE = "body:not([data-busy])"
+# The guest seats a page holds in a game ({seat: token}), as the pages keep them (localStorage); call
+# with the game's id.
+HELD_SEATS = "id => JSON.parse(localStorage.getItem('boardlab.seats') || '{}')[id] || {}"
 CHOICES = "#board [data-target], #steps button[data-step], #status[data-status=finished]"
 
 

@@ -15,7 +15,7 @@ import httpx
 from boardlab import records
 from boardlab.core.state import State
 from tests.web.conftest import watch_policy
-from tests.web.play import Received, click_once, new_game
+from tests.web.play import HELD_SEATS, Received, click_once, new_game
 
 OPTIONS = {"size": 5, "line_length": 3}
 SVG = "{http://www.w3.org/2000/svg}"
@@ -104,7 +104,7 @@ def test_two_browsers_play_hmdg_and_neither_sees_the_others_hidden_stones(server
         final = httpx.get(f"{server.url}/api/games/{game_id}").json()
         # The players together hold every seat: they are given the referee's record (each alone, their
         # own, unless the rules revealed the other's stones at the end: tests/server/test_hidden_record.py).
-        tokens = [next(iter(p.evaluate(f"() => boardlab.seats({game_id})").values())) for p in pages]
+        tokens = [next(iter(p.evaluate(HELD_SEATS, game_id).values())) for p in pages]
         record = records.from_dict(json.loads(json.dumps(httpx.get(f"{server.url}/api/games/{game_id}/record",
                                                                    headers={"X-Seat-Token": ",".join(tokens)})
                                                          .json())))
@@ -169,7 +169,7 @@ def test_hot_seat_hmdg_hands_over_without_showing_the_other_seats_stones(server:
         seen.append((seat, *board_pieces(page, 1 - seat)))
         click_once(page, rng)
     assert handovers >= 4
-    tokens = ",".join(page.evaluate(f"() => boardlab.seats({game_id})").values())
+    tokens = ",".join(page.evaluate(HELD_SEATS, game_id).values())
     record = records.from_dict(httpx.get(f"{server.url}/api/games/{game_id}/record",
                                          headers={"X-Seat-Token": tokens}).json())
     states: list[State] = []

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from boardlab import render
 from tests.web.conftest import watch_policy
 from tests.web.play import IDLE
 
@@ -98,6 +99,10 @@ def test_every_caption_fits_a_phone_and_reads_at_its_size(server: Any, browser: 
         check_board(page, f"{game}, the page's layout")
         first = page.eval_on_selector("#layout", "select => select.value") if page.locator("#layout option").count() \
             else None
+        # A phone is shown the game's layout for narrow screens first, where it has one (the page's data).
+        narrow = list(render.narrow_layouts(game))
+        if narrow:
+            assert first == narrow[0], f"{game}: a phone is shown {first} first, not {narrow[0]}"
         layouts = page.eval_on_selector_all("#layout option", "options => options.map(o => o.value)")
         for layout in layouts:
             page.select_option("#layout", layout)

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.play import click_until_over, engine_result, new_game
+from tests.web.play import HELD_SEATS, click_until_over, engine_result, new_game
 
 # Small boards and short caps where a game has them, so that each game ends within a few dozen moves.
 WHOLE_GAMES = [
@@ -38,7 +38,7 @@ def test_a_whole_game_by_clicking_against_the_computer(server: Any, context: Any
     assert clicks > 0
     status = page.locator("#status")
     shown = tuple(float(x) for x in status.get_attribute("data-result").split(","))
-    tokens = list(page.evaluate(f"() => boardlab.seats({game_id})").values())
+    tokens = list(page.evaluate(HELD_SEATS, game_id).values())
     assert shown == engine_result(server, game_id, tokens)
     record = httpx.get(f"{server.url}/api/games/{game_id}/record", headers={"X-Seat-Token": ",".join(tokens)}).json()
     assert all(record["options"][name] == value for name, value in options.items()), "the form sent every option"

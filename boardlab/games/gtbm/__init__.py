@@ -26,13 +26,9 @@ move ``c3-d4``, a capture ``c3-d4xd3`` (naming the square of the piece taken).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 INFO = GameInfo(
     id="gtbm",
@@ -82,7 +78,15 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.gtbm.face import Gtbm
-
-    return Gtbm
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.gtbm.face:Gtbm",
+    renderer="boardlab.games.gtbm.render",
+    counters="boardlab.games.gtbm.counters",
+    samples=Samples(
+        quick=({"size": 4, "no_capture_limit": 3},),
+        clicked=({"size": 6},),
+        drawn=({}, {"size": 16}),
+        largest=({}, {"size": 16}),
+    ),
+)

@@ -37,6 +37,7 @@ from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 
@@ -71,15 +72,20 @@ WEST = 3
 STEP_DIRECTIONS = ((7, 4, 2), (6, 5, 0))  # Black: NW NE S; White: SW SE N
 BACK = 2
 
-F_SIDE = 8
-F_HASH = 9
-F_QUIET = 10
-F_HIST_LEN = 11
-F_COUNT = 12
-F_ADV = 14
-F_LOW = 16
-F_HIGH = 18
-BOARD = 20
+LAYOUT = StateLayout("gtbm", total=S_STATE_LEN,
+                    lengths=lambda spec: region_lengths(int(spec[S_SIZE]), int(spec[S_LIMIT])))
+F_SIDE = LAYOUT.field("F_SIDE")
+F_HASH = LAYOUT.field("F_HASH")
+F_QUIET = LAYOUT.field("F_QUIET")
+F_HIST_LEN = LAYOUT.field("F_HIST_LEN")
+F_COUNT = LAYOUT.field("F_COUNT", 2)  # + side
+F_ADV = LAYOUT.field("F_ADV", 2)
+F_LOW = LAYOUT.field("F_LOW", 2)
+F_HIGH = LAYOUT.field("F_HIGH", 2)
+BOARD = LAYOUT.sized("BOARD")
+LAYOUT.region("pieces", S_PIECES)
+LAYOUT.region("place", S_PLACE)
+LAYOUT.region("history", S_HIST)
 
 EMPTY = 0
 
@@ -90,13 +96,15 @@ REASON_REPETITION = 4
 REASON_LIMIT = 5
 
 
+def region_lengths(size: int, limit: int) -> dict[str, int]:
+    """The length of the board and of each region after it (``limit``: the no-capture limit)."""
+    cells = size * size
+    return {"BOARD": cells, "pieces": 2 * size, "place": cells, "history": limit + 1}
+
+
 def layout(size: int, limit: int) -> dict[int, int]:
     """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
-    cells = size * size
-    pieces = BOARD + cells
-    place = pieces + 2 * size
-    hist = place + cells
-    return {S_PIECES: pieces, S_PLACE: place, S_HIST: hist, S_STATE_LEN: hist + limit + 1}
+    return LAYOUT.place(region_lengths(size, limit))
 
 
 @njit(cache=True)

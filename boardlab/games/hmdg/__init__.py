@@ -28,13 +28,9 @@ side ``x`` or ``o``; a commit ``e5/row`` or ``e5/col``; a response ``none`` or `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 INFO = GameInfo(
     id="hmdg",
@@ -87,7 +83,16 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.hmdg.face import HiddenMoveDoubleGomoku
-
-    return HiddenMoveDoubleGomoku
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.hmdg.face:HiddenMoveDoubleGomoku",
+    renderer="boardlab.games.hmdg.render",
+    print_kit="boardlab.games.hmdg.printing:pages",
+    narrow_layouts=("below",),
+    samples=Samples(
+        quick=({"size": 4, "line_length": 3},),
+        clicked=({"size": 5, "line_length": 3},),
+        drawn=({}, {"size": 5, "line_length": 3, "setup": "fixed"}),
+        largest=({},),
+    ),
+)

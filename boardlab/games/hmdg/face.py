@@ -169,8 +169,8 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
                 spec[at] += 1
                 spec[at + spec[at]] = seg
         spec[cell_geom:] = geometry.ravel()
-        spec[k.S_SEGCOUNT] = k.STONES + 2 * cells
-        spec[k.S_STATE_LEN] = k.STONES + 2 * cells + 2 * count
+        for field, start in k.layout(cells, count).items():
+            spec[field] = start
         # A row letter from the top (no i), then the column: ``0`` is ``a1``, top left.
         self.naming = kit.CellNaming.rows_and_numbers(topology, ROW_LETTERS)
         self._names = self.naming.names

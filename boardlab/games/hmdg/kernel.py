@@ -51,6 +51,7 @@ from boardlab.core.kernel import (
     TO_MOVE,
     finish_two_seats,
 )
+from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import DESCRIBE_SIG, TURN_ENDS, compile_turns
 
@@ -85,19 +86,23 @@ END_REVEAL_ALL = 1
 NO_TARGET_PASS = 0
 NO_TARGET_DRAW = 1
 
-F_PHASE = 8
-F_X_SEAT = 9
-F_COLOUR = 10
-F_TARGET = 11
-F_AXIS = 12
-F_LINE = 13
-F_PASSES = 14
-F_FIVE_FLAG = 15  # + colour
-F_LAST_OUTCOME = 17
-F_LAST_TARGET = 18
-F_LAST_FIVES = 19
-F_HIDDEN = 20  # + colour
-STONES = 24
+LAYOUT = StateLayout("hmdg", total=S_STATE_LEN,
+                    lengths=lambda spec: region_lengths(int(spec[S_CELLS]), int(spec[S_SEGMENTS])))
+F_PHASE = LAYOUT.field("F_PHASE")
+F_X_SEAT = LAYOUT.field("F_X_SEAT")
+F_COLOUR = LAYOUT.field("F_COLOUR")
+F_TARGET = LAYOUT.field("F_TARGET")
+F_AXIS = LAYOUT.field("F_AXIS")
+F_LINE = LAYOUT.field("F_LINE")
+F_PASSES = LAYOUT.field("F_PASSES")
+F_FIVE_FLAG = LAYOUT.field("F_FIVE_FLAG", 2)  # + colour
+F_LAST_OUTCOME = LAYOUT.field("F_LAST_OUTCOME")
+F_LAST_TARGET = LAYOUT.field("F_LAST_TARGET")
+F_LAST_FIVES = LAYOUT.field("F_LAST_FIVES")
+F_HIDDEN = LAYOUT.field("F_HIDDEN", 2)  # + colour
+LAYOUT.spare(2)
+STONES = LAYOUT.sized("STONES")
+LAYOUT.region("segment counts", S_SEGCOUNT)
 
 PH_SETUP = 0
 PH_CHOOSE = 1
@@ -140,6 +145,16 @@ def choose_o(cells: int) -> int:
 
 def reveal_base(cells: int) -> int:
     return 3 * cells + 3
+
+
+def region_lengths(cells: int, segments: int) -> dict[str, int]:
+    """The length of the stones and of the segment counts: one per point (segment) and colour."""
+    return {"STONES": 2 * cells, "segment counts": 2 * segments}
+
+
+def layout(cells: int, segments: int) -> dict[int, int]:
+    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
+    return LAYOUT.place(region_lengths(cells, segments))
 
 
 @njit(cache=True)

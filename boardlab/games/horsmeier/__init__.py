@@ -32,13 +32,9 @@ Notation: squares ``a1``–``k11`` (files from the left, rows from White's side)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 _LITERAL_OR_EXEMPT = ("literal", "exempt")
 
@@ -103,7 +99,17 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.horsmeier.face import Horsmeier
-
-    return Horsmeier
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.horsmeier.face:Horsmeier",
+    renderer="boardlab.games.horsmeier.render",
+    print_kit="boardlab.games.horsmeier.printing:pages",
+    counters="boardlab.games.horsmeier.counters",
+    narrow_layouts=("narrow",),
+    samples=Samples(
+        quick=({"ply_cap": 30},),
+        clicked=({},),
+        drawn=({}, {"upgrade_rule": "since_last_change"}),
+        largest=({}, {"upgrade_rule": "since_last_change"}),
+    ),
+)

@@ -43,6 +43,7 @@ import math
 from numba import njit
 
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats
+from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import compile_turns
 
@@ -86,18 +87,20 @@ NO_MOVE_DRAW = 2
 NORTH = 0
 SOUTH = 2
 
-F_COLOUR = 8
-F_HASH = 9
-F_HIST_START = 10
-F_COUNT = 11
-BOARD = 16
-ROWSUM = BOARD + CELLS
-P_CELL = ROWSUM + 2 * SIZE
-P_LEVEL = P_CELL + 2 * SLOTS
-P_LIFE = P_LEVEL + 2 * SLOTS
-P_REF = P_LIFE + 2 * SLOTS
-P_LAST = P_REF + 2 * SLOTS
-HIST = P_LAST + 2 * SLOTS
+LAYOUT = StateLayout("horsmeier", total=S_STATE_LEN, lengths=lambda spec: {"HIST": int(spec[S_PLY_CAP]) + 1})
+F_COLOUR = LAYOUT.field("F_COLOUR")
+F_HASH = LAYOUT.field("F_HASH")
+F_HIST_START = LAYOUT.field("F_HIST_START")
+F_COUNT = LAYOUT.field("F_COUNT", 2)  # + colour
+LAYOUT.spare(3)
+BOARD = LAYOUT.field("BOARD", CELLS)
+ROWSUM = LAYOUT.field("ROWSUM", 2 * SIZE)
+P_CELL = LAYOUT.field("P_CELL", 2 * SLOTS)  # + piece id, as are the four below
+P_LEVEL = LAYOUT.field("P_LEVEL", 2 * SLOTS)
+P_LIFE = LAYOUT.field("P_LIFE", 2 * SLOTS)
+P_REF = LAYOUT.field("P_REF", 2 * SLOTS)
+P_LAST = LAYOUT.field("P_LAST", 2 * SLOTS)
+HIST = LAYOUT.sized("HIST")  # the hash after each ply: ply cap + 1 entries
 
 REASON_FAR_ROW = 1
 REASON_NO_PIECES = 2
@@ -107,7 +110,7 @@ REASON_PLY_CAP = 5
 
 
 def state_length(ply_cap: int) -> int:
-    return HIST + ply_cap + 1
+    return LAYOUT.place({"HIST": ply_cap + 1})[S_STATE_LEN]
 
 
 @njit(cache=True)

@@ -36,13 +36,9 @@ slide's resting face, ``*`` after a capture. Also ``swap`` (``first_player=pie``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 INFO = GameInfo(
     id="mobiatus",
@@ -106,7 +102,24 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.mobiatus.face import Mobiatus
-
-    return Mobiatus
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.mobiatus.face:Mobiatus",
+    renderer="boardlab.games.mobiatus.render",
+    print_kit="boardlab.games.mobiatus.printing:pages",
+    narrow_layouts=("bands",),
+    samples=Samples(
+        quick=({"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},),
+        clicked=(
+            # a short strip: capture chains come early
+            {"length": 8, "width": 3, "blue_offset": 4},
+            {"length": 8, "width": 3, "blue_offset": 4, "first_player": "pie"},
+            {"length": 8, "width": 3, "blue_offset": 4, "movement": "knight_wazir"},  # 12 hops a square
+            {"length": 8, "width": 4, "blue_offset": 4, "movement": "camel"},
+        ),
+        drawn=({}, {"length": 8, "width": 3, "blue_offset": 4}),
+        largest=({}, {"length": 16, "blue_offset": 8}, {"length": 31},
+                 {"width": 12},  # the widest strip (B1): two boards of 12 rows are 30 lines
+                 {"width": 12, "length": 31}),
+    ),
+)

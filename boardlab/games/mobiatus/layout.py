@@ -55,7 +55,8 @@ board; position text never includes it.
 
 from __future__ import annotations
 
-from boardlab.core.kernel import REASON_WIN, place_regions
+from boardlab.core.kernel import REASON_WIN
+from boardlab.core.layout import StateLayout
 
 S_FACES = 0
 S_SIDE_CAP = 1
@@ -94,21 +95,39 @@ PREF_MAXIMAL = 2
 LIMIT_DRAW = 0
 LIMIT_MORE_PIECES = 1
 
-F_COLOUR = 8
-F_SWAPPED = 9
-F_TURNS = 10
-F_PHASE = 11
-F_ORIGIN = 12
-F_CUR = 13
-F_SLIDE = 14
-F_CAPTURES = 15
-F_COUNT = 16  # + colour
-F_STAMP = 18
-F_CACHE_STAMP = 19
-F_TOUCH_TOP = 20
-F_EXIT_TOP = 21
-F_FREE_COUNT = 22
-BOARD = 24
+LAYOUT = StateLayout("mobiatus", total=S_STATE_LEN, lengths=lambda spec: region_lengths(
+    int(spec[S_FACES]), int(spec[S_SIDE_CAP]), int(spec[S_STEPS])))
+F_COLOUR = LAYOUT.field("F_COLOUR")
+F_SWAPPED = LAYOUT.field("F_SWAPPED")
+F_TURNS = LAYOUT.field("F_TURNS")
+F_PHASE = LAYOUT.field("F_PHASE")
+F_ORIGIN = LAYOUT.field("F_ORIGIN")
+F_CUR = LAYOUT.field("F_CUR")
+F_SLIDE = LAYOUT.field("F_SLIDE")
+F_CAPTURES = LAYOUT.field("F_CAPTURES")
+F_COUNT = LAYOUT.field("F_COUNT", 2)  # + colour
+F_STAMP = LAYOUT.field("F_STAMP")
+F_CACHE_STAMP = LAYOUT.field("F_CACHE_STAMP")
+F_TOUCH_TOP = LAYOUT.field("F_TOUCH_TOP")
+F_EXIT_TOP = LAYOUT.field("F_EXIT_TOP")
+F_FREE_COUNT = LAYOUT.field("F_FREE_COUNT")
+LAYOUT.spare(1)
+BOARD = LAYOUT.sized("BOARD")
+LAYOUT.region("list", S_LIST)
+LAYOUT.region("free list", S_FREE_LIST)
+LAYOUT.region("free places", S_FREE_POS)
+LAYOUT.region("parent", S_PARENT)
+LAYOUT.region("size", S_SIZE)
+LAYOUT.region("free contacts", S_FREE_CONTACTS)
+LAYOUT.region("circle contacts", S_CIRCLE_CONTACTS)
+LAYOUT.region("mark", S_MARK)
+LAYOUT.region("cache mark", S_CACHE_MARK)
+LAYOUT.region("cache values", S_CACHE_VAL)
+LAYOUT.region("queue", S_QUEUE)
+LAYOUT.region("values", S_VALS)
+LAYOUT.region("touched", S_TOUCHED)
+LAYOUT.region("exits", S_EXITS)
+LAYOUT.region("frames", S_FRAMES)
 
 PHASE_START = 0
 PHASE_SLIDE = 1
@@ -139,14 +158,18 @@ FR_GROUP_TOP = 7
 FRAME = 8
 
 
-def layout(faces: int, side_cap: int, steps: int = 8) -> dict[int, int]:
-    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length.
+def region_lengths(faces: int, side_cap: int, steps: int) -> dict[str, int]:
+    """The length of the board and of each region after it.
 
     ``steps``: the leaps a piece has (a turn's first step offers at most ``steps`` per piece)."""
     options = max(faces, steps * side_cap) + 1
     depth = 2 * side_cap + 2
-    regions = {S_LIST: 2 * side_cap, S_FREE_LIST: faces, S_FREE_POS: faces, S_PARENT: faces, S_SIZE: faces,
-               S_FREE_CONTACTS: faces, S_CIRCLE_CONTACTS: 2 * faces, S_MARK: faces, S_CACHE_MARK: faces,
-               S_CACHE_VAL: faces, S_QUEUE: faces, S_VALS: options, S_TOUCHED: 2 * faces + 4,
-               S_EXITS: faces + depth * side_cap, S_FRAMES: FRAME * depth}
-    return place_regions(BOARD + faces, regions, S_STATE_LEN)
+    return {"BOARD": faces, "list": 2 * side_cap, "free list": faces, "free places": faces, "parent": faces,
+            "size": faces, "free contacts": faces, "circle contacts": 2 * faces, "mark": faces,
+            "cache mark": faces, "cache values": faces, "queue": faces, "values": options,
+            "touched": 2 * faces + 4, "exits": faces + depth * side_cap, "frames": FRAME * depth}
+
+
+def layout(faces: int, side_cap: int, steps: int = 8) -> dict[int, int]:
+    """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
+    return LAYOUT.place(region_lengths(faces, side_cap, steps))

@@ -32,13 +32,9 @@ down, left), ``d4^`` for one piece; ``pass``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 INFO = GameInfo(
     id="mynd",
@@ -133,7 +129,15 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.mynd.face import Mynd
-
-    return Mynd
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.mynd.face:Mynd",
+    renderer="boardlab.games.mynd.render",
+    counters="boardlab.games.mynd.counters",
+    samples=Samples(
+        quick=({"size": 5, "players": 3, "ply_cap": 20},),
+        clicked=({"size": 6, "players": 3},),
+        drawn=({"size": 7}, {"size": 7, "players": 4}, {"size": 7, "lock_on_enclose": True}),
+        largest=({}, {"players": 3}, {"players": 4}),
+    ),
+)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from boardlab.core.kernel import place_regions
+from boardlab.core.layout import StateLayout
 
 S_SIZE = 0
 S_CELLS = 1
@@ -116,15 +116,38 @@ SUPERKO_POSITIONAL = 0
 SUPERKO_SITUATIONAL = 1
 SUPERKO_OFF = 2
 
-F_PASSES = 8
-F_HASH = 9
-F_MOMENT = 10
-F_SINCE = 11
-F_PUSHES = 12
-F_PEG = 13
-F_SUPPLY = 17
-F_NEXT = 21
-BOARD = 22
+LAYOUT = StateLayout("mynd", total=S_STATE_LEN, lengths=lambda spec: region_lengths(
+    int(spec[S_SIZE]), int(spec[S_TABLE_MASK]) + 1, spec[S_SUPERKO] == SUPERKO_OFF, int(spec[S_PLY_CAP])))
+F_PASSES = LAYOUT.field("F_PASSES")
+F_HASH = LAYOUT.field("F_HASH")
+F_MOMENT = LAYOUT.field("F_MOMENT")
+F_SINCE = LAYOUT.field("F_SINCE")
+F_PUSHES = LAYOUT.field("F_PUSHES")
+F_PEG = LAYOUT.field("F_PEG", 4)  # + seat
+F_SUPPLY = LAYOUT.field("F_SUPPLY", 4)  # + seat
+F_NEXT = LAYOUT.field("F_NEXT")
+BOARD = LAYOUT.sized("BOARD")
+LAYOUT.region("row occupied", S_ROW_OCC)
+LAYOUT.region("column occupied", S_COL_OCC)
+LAYOUT.region("row seats", S_ROW_SEAT)
+LAYOUT.region("column seats", S_COL_SEAT)
+LAYOUT.region("row pegs", S_ROW_PEG)
+LAYOUT.region("column pegs", S_COL_PEG)
+LAYOUT.region("cut", S_CUT)
+LAYOUT.region("locks", S_LOCKS)
+LAYOUT.region("table", S_TABLE)
+LAYOUT.region("counts", S_COUNTS)
+LAYOUT.region("filter", S_FILTER)
+LAYOUT.region("since", S_SINCE)
+LAYOUT.region("used", S_USED)
+LAYOUT.region("used moment", S_USED_MOMENT)
+LAYOUT.region("label", S_LABEL)
+LAYOUT.region("queue", S_QUEUE)
+LAYOUT.region("component", S_COMP)
+LAYOUT.region("claim", S_CLAIM)
+LAYOUT.region("best", S_BEST)
+LAYOUT.region("trunk", S_TRUNK)
+LAYOUT.region("candidates", S_CANDIDATES)
 
 PEG = 4  # a peg of seat s is 1 + PEG + s on the board
 KEYS_PER_CELL = 8
@@ -138,15 +161,19 @@ REASON_PLY_CAP = 2
 REASON_REPETITION = 3
 
 
+def region_lengths(size: int, table: int, counts: bool, ply_cap: int) -> dict[str, int]:
+    """The length of the board and of each region after it (``counts``: with the repetition draw)."""
+    cells = size * size
+    return {"BOARD": cells, "row occupied": size, "column occupied": size, "row seats": 4 * size,
+            "column seats": 4 * size, "row pegs": size, "column pegs": size, "cut": cells, "locks": cells,
+            "table": table, "counts": table if counts else 0, "filter": FILTER_WORDS, "since": ply_cap + 1,
+            "used": ply_cap + 2, "used moment": ply_cap + 2, "label": cells, "queue": cells, "component": cells,
+            "claim": cells, "best": cells, "trunk": cells, "candidates": 5 * cells + 1}
+
+
 def layout(size: int, players: int, table: int, counts: bool, ply_cap: int) -> dict[int, int]:
     """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
-    cells = size * size
-    regions = {S_ROW_OCC: size, S_COL_OCC: size, S_ROW_SEAT: 4 * size, S_COL_SEAT: 4 * size, S_ROW_PEG: size,
-               S_COL_PEG: size, S_CUT: cells, S_LOCKS: cells, S_TABLE: table, S_COUNTS: table if counts else 0,
-               S_FILTER: FILTER_WORDS, S_SINCE: ply_cap + 1, S_USED: ply_cap + 2, S_USED_MOMENT: ply_cap + 2,
-               S_LABEL: cells, S_QUEUE: cells, S_COMP: cells, S_CLAIM: cells, S_BEST: cells, S_TRUNK: cells,
-               S_CANDIDATES: 5 * cells + 1}
-    return place_regions(BOARD + cells, regions, S_STATE_LEN)
+    return LAYOUT.place(region_lengths(size, table, counts, ply_cap))
 
 
 # -- small helpers every kernel module uses -------------------------------------------------------

@@ -26,13 +26,9 @@ Notation (pbmserv): rows ``a``, ``b``, … from the top; cells numbered along th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-
-if TYPE_CHECKING:
-    from boardlab.core.game import Game
+from boardlab.core.package import GamePackage, Samples
 
 INFO = GameInfo(
     id="ndengrod",
@@ -83,7 +79,15 @@ INFO = GameInfo(
 )
 
 
-def game_class() -> type[Game]:
-    from boardlab.games.ndengrod.face import Ndengrod
-
-    return Ndengrod
+GAME = GamePackage(
+    INFO,
+    face="boardlab.games.ndengrod.face:Ndengrod",
+    renderer="boardlab.games.ndengrod.render",
+    counters="boardlab.games.ndengrod.counters",
+    samples=Samples(
+        quick=({"size": 3, "length": 3, "ply_cap": 9},),
+        clicked=({"size": 3, "length": 3, "swap": True},),
+        drawn=({}, {"board": "trapezoid", "size": 4, "length": 4}, {"swap": True}),
+        largest=({}, {"size": 8}),
+    ),
+)

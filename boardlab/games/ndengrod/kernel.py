@@ -42,9 +42,9 @@ from boardlab.core.kernel import (
     SPEC,
     STATE,
     TO_MOVE,
-    place_regions,
 )
 from boardlab.core.kernel import finish_two_seats as finish
+from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import compile_turns
 
@@ -74,15 +74,24 @@ REPETITION_SUPERKO = 2
 WIN_AFTER_CAPTURES = 0
 WIN_BEFORE_SELF_CAPTURE = 1
 
-F_COLOUR = 8
-F_SWAPPED = 9
-F_PASSES = 10
-F_CAPTURES = 11
-F_HASH = 12
-F_HIST_START = 13
-F_EMPTY = 14
-F_RISKY = 15
-BOARD = 16
+LAYOUT = StateLayout("ndengrod", total=S_STATE_LEN,
+                    lengths=lambda spec: region_lengths(int(spec[S_CELLS]), int(spec[S_PLY_CAP])))
+F_COLOUR = LAYOUT.field("F_COLOUR")
+F_SWAPPED = LAYOUT.field("F_SWAPPED")
+F_PASSES = LAYOUT.field("F_PASSES")
+F_CAPTURES = LAYOUT.field("F_CAPTURES")
+F_HASH = LAYOUT.field("F_HASH")
+F_HIST_START = LAYOUT.field("F_HIST_START")
+F_EMPTY = LAYOUT.field("F_EMPTY")
+F_RISKY = LAYOUT.field("F_RISKY")
+BOARD = LAYOUT.sized("BOARD")
+LAYOUT.region("open", S_OPEN)
+LAYOUT.region("empty list", S_EMPTY_LIST)
+LAYOUT.region("empty places", S_EMPTY_POS)
+LAYOUT.region("risky list", S_RISKY_LIST)
+LAYOUT.region("risky places", S_RISKY_POS)
+LAYOUT.region("history", S_HIST)
+LAYOUT.region("scratch", S_SCRATCH)
 
 EMPTY = 0
 MARK = 4  # added to a cell's value while a flood fill has visited it
@@ -93,11 +102,15 @@ REASON_PLY_CAP = 3
 REASON_PASSES = 4
 
 
+def region_lengths(cells: int, ply_cap: int) -> dict[str, int]:
+    """The length of the board and of each region after it."""
+    return {"BOARD": cells, "open": cells, "empty list": cells, "empty places": cells, "risky list": cells,
+            "risky places": cells, "history": ply_cap + 1, "scratch": cells}
+
+
 def layout(cells: int, ply_cap: int) -> dict[int, int]:
     """Where each state region starts, keyed by its spec field; ``S_STATE_LEN`` is the length."""
-    regions = {S_OPEN: cells, S_EMPTY_LIST: cells, S_EMPTY_POS: cells, S_RISKY_LIST: cells,
-               S_RISKY_POS: cells, S_HIST: ply_cap + 1, S_SCRATCH: cells}
-    return place_regions(BOARD + cells, regions, S_STATE_LEN)
+    return LAYOUT.place(region_lengths(cells, ply_cap))
 
 
 @njit(cache=True)

@@ -31,7 +31,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     for index, (cell, content) in enumerate(zip(cells, contents, strict=True)):
         row, column = divmod(index, size)
         fill = theme.board_alt if (row + column) % 2 else theme.board
-        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p.colour, *cell.centre))
+        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], piece(p.colour, *cell.centre))
                          for p in content.pieces)
         drawings.append(CellDrawing(cell, fill, pieces, cell_title(content, COLOURS)))
     picture.add_cells(drawings, marks)
@@ -46,7 +46,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     return picture, title, describe(view, contents, COLOURS, [f"{quiet} plies without a capture."])
 
 
-def _piece(colour: int, cx: float, cy: float) -> str:
+def piece(colour: int, cx: float, cy: float) -> str:
+    """A piece of ``colour`` centred on ``(cx, cy)`` (the board and the print kit's counters draw it)."""
     style = STYLES[colour]
     r = UNIT * 0.38
     tip = -1 if colour == 0 else 1  # Black moves up the board (toward smaller y), White down

@@ -58,9 +58,9 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
             title += "; claimed by several: scores for nobody"
         if content.name in starts:
             under += element("g", {"class": "peg-start", "opacity": 0.35},
-                             _piece(starts[content.name], "peg", *cell.centre), text=False)
+                             piece(starts[content.name], "peg", *cell.centre), text=False)
             title += f"; {COLOURS[starts[content.name]]}'s peg starts here"
-        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], _piece(p.colour, p.kind, *cell.centre))
+        pieces = "".join(piece_group(p.kind, p.seat, COLOURS[p.colour], piece(p.colour, p.kind, *cell.centre))
                          for p in content.pieces)
         drawings.append(CellDrawing(cell, None, pieces, title, under))
     picture.add_cells(drawings, marks)
@@ -79,7 +79,8 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     return picture, title, describe(view, contents, COLOURS, [f"{territory}."])
 
 
-def _piece(colour: int, kind: str, cx: float, cy: float) -> str:
+def piece(colour: int, kind: str, cx: float, cy: float) -> str:
+    """A piece (or a starting peg, ringed) of ``colour`` centred on ``(cx, cy)``: the board and the counters."""
     style = STYLES[colour]
     r = UNIT * 0.42
     body = style.draw(cx, cy, r)

@@ -34,7 +34,7 @@ def draw(view: View, marks: Marks, theme: Theme, layout: str, blank: bool = Fals
     strip: MobiusStrip = game.strip
     contents = board_contents(view, blank)
     if layout == "strip":
-        from boardlab.render.mobius_strip import draw_strip
+        from boardlab.games.mobiatus.strip_render import draw_strip
 
         picture = draw_strip(strip, contents, marks, theme, cell_drawing)
     else:
