@@ -17,7 +17,7 @@ from boardlab.errors import PositionError
 TOY = GameInfo(
     id="toy", name="Toy", designer="nobody", year=2026, players=(2,), rules_version="1", summary="", source="",
     options=(Option("reach", "near", "how far", choices=("near", "far")),),
-    end_reasons={1: "line", 2: "ply cap", 3: "no legal move"}, end_tokens={3: "no-move"},
+    end_reasons={1: "line", 2: "ply cap", 3: "no legal move"},
 )
 
 
@@ -45,7 +45,7 @@ def test_cells_are_named_from_the_topology() -> None:
 
 
 def test_end_tokens_hyphenate_the_reasons_unless_the_info_names_them() -> None:
-    tokens = kit.EndTokens(TOY)
+    tokens = kit.EndTokens(TOY, {3: "no-move"})
     assert tokens.by_code == {1: "line", 2: "ply-cap", 3: "no-move"}
     assert tokens.code("end:ply-cap") == 2 and tokens.code("end:ply cap") is None and tokens.code("ply-cap") is None
     assert tokens.fields() == "end:line, end:ply-cap, end:no-move"

@@ -152,12 +152,13 @@ def count_field(text: str, value: str, name: str = "ply") -> int:
 
 class EndTokens:
     """The ``end:<token>`` field of a finished game's position text, from the game's declared end
-    reasons: a reason's words joined by hyphens (``ply cap``: ``end:ply-cap``) unless
-    :attr:`GameInfo.end_tokens` names it otherwise."""
+    reasons: a reason's words joined by hyphens (``ply cap``: ``end:ply-cap``) unless ``renamed``
+    gives the notation's own token (``no legal move``: ``no-move``)."""
 
-    def __init__(self, info: GameInfo) -> None:
+    def __init__(self, info: GameInfo, renamed: Mapping[int, str] | None = None) -> None:
+        renamed = renamed or {}
         self.by_code: dict[int, str] = {
-            code: info.end_tokens.get(code, "-".join(words.split())) for code, words in info.end_reasons.items()
+            code: renamed.get(code, "-".join(words.split())) for code, words in info.end_reasons.items()
         }
         self.by_token: dict[str, int] = {token: code for code, token in self.by_code.items()}
 

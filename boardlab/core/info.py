@@ -43,9 +43,6 @@ class GameInfo:
     # with the rule that adds it (option and ambiguity ID): a playtest tells the seed's own draws from
     # draws at an added rule.
     added_endings: Mapping[int, str] = field(default_factory=dict)
-    # The ``end:`` token of a finished position's text for a reason whose words, hyphenated, are not
-    # it (``no legal move``: ``no-move``); see :class:`boardlab.core.facekit.EndTokens`.
-    end_tokens: Mapping[int, str] = field(default_factory=dict)
 
     def option(self, name: str) -> Option:
         """The declared option called ``name``."""

@@ -74,7 +74,6 @@ INFO = GameInfo(
     end_reasons={1: "no legal move", 2: "all captured", 3: "neither can move", 4: "repetition",
                  5: "no-capture limit"},
     added_endings={4: "repetition (G6)", 5: "no_capture_limit (G6)"},
-    end_tokens={1: "no-move"},
 )
 
 

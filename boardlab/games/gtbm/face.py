@@ -42,7 +42,7 @@ from boardlab.games.gtbm import kernel as k
 SIDES = ("Black", "White")
 PIECES = "BW"
 _CODES = kit.ChoiceCodes(INFO, k, capture_reach="REACH_", stuck_check="STUCK_", cap_adjudication="ADJUDICATE_")
-_END_TOKENS = kit.EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO, {k.REASON_NO_MOVE: "no-move"})
 _STEP_NAMES = ("diagonally forward toward file a", "diagonally forward toward the last file", "straight back")
 # from, an optional separator (-, x or space), to, then capture marks: x, each optionally naming a square
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:[a-z]\d{1,2})?)*)")

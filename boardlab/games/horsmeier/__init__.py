@@ -95,7 +95,6 @@ INFO = GameInfo(
     ),
     end_reasons={1: "far row", 2: "no pieces", 3: "no legal move", 4: "repetition", 5: "ply cap"},
     added_endings={3: "no_move_rule (J9)", 4: "repetition (J10)", 5: "ply_cap (J10)"},
-    end_tokens={3: "no-move"},
 )
 
 

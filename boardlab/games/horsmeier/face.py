@@ -66,7 +66,7 @@ SETUP = ((1, 1, "bdfhj"), (2, 2, "cfi"), (3, 3, "dh"), (5, 5, "f"))
 DIRECTIONS = {"n": 0, "e": 1, "s": 2, "w": 3, "north": 0, "east": 1, "south": 2, "west": 3,
               "up": 0, "right": 1, "down": 2, "left": 3}
 _CODES = kit.ChoiceCodes(INFO, k, upgrade_rule="UPGRADE_", expiry_rule="EXPIRY_", no_move_rule="NO_MOVE_")
-_END_TOKENS = kit.EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO, {k.REASON_NO_MOVE: "no-move"})
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*-?\s*(?:([a-z])(\d{1,2})|([a-z]+))")
 _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 

@@ -98,7 +98,6 @@ INFO = GameInfo(
                 "the author's proposed change: \"Mandatory captures? This could, at the very least, be a variant.\""),
     ),
     end_reasons={1: "no pieces", 2: "no moves", 3: "move-pair limit"},
-    end_tokens={3: "limit"},
 )
 
 

@@ -54,7 +54,7 @@ _CODES = kit.ChoiceCodes(INFO, layout,
                          mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
                                             "maximal": layout.PREF_MAXIMAL},
                          limit_result={"draw": layout.LIMIT_DRAW, "more_pieces_wins": layout.LIMIT_MORE_PIECES})
-_END_TOKENS = kit.EndTokens(INFO)
+_END_TOKENS = kit.EndTokens(INFO, {layout.REASON_LIMIT: "limit"})
 # Option movement (added, B5): each leaper's leaps, and how a refusal names one of them. A wazir step
 # comes after the knight's eight, so the default knight keeps its action numbers.
 MOVEMENTS: dict[str, Steps] = {
