@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import textwrap
 
+from boardlab.core.facekit import write_row
+
 ROW = re.compile(r"\s*([a-z])-\s(.*)")
 
 
@@ -20,7 +22,7 @@ def board_field(diagram: str) -> str:
         if not match:
             continue
         cells = [token for token in match.group(2).split() if token in (".", "x", "o")]
-        rows.append(_compress("".join(cells)))
+        rows.append(write_row(cells))
     return "/".join(rows)
 
 
@@ -30,7 +32,3 @@ def position(diagram: str, to_move: str = "x", ply: int | None = None, *flags: s
     if ply is None:
         ply = 41 if to_move in ("o", "w") else 40
     return " ".join([board_field(diagram), to_move, str(ply), *flags])
-
-
-def _compress(cells: str) -> str:
-    return re.sub(r"\.+", lambda run: str(len(run.group())), cells)

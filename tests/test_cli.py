@@ -143,6 +143,12 @@ def test_games_lists_options_with_defaults_and_ids(capsys: pytest.CaptureFixture
     listing = json.loads(capsys.readouterr().out)
     assert listing[0]["id"] == "ndengrod"
     assert {o["name"] for o in listing[0]["options"]} >= {"size", "length", "self_capture", "swap", "board"}
+    # The same document as the server's catalog (boardlab.core.info.info_document), every field included.
+    assert listing[0]["summary"] == boardlab.info("ndengrod").summary
+    size = listing[0]["options"][0]
+    assert (size["type"], size["minimum"], size["maximum"]) == ("int", 2, 12)
+    board = next(o for o in listing[0]["options"] if o["name"] == "board")
+    assert set(board["choice_help"]) == {"hexhex", "trapezoid"}
 
 
 def test_rules_prints_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:

@@ -568,7 +568,7 @@ def test_players_tied_on_top_share_the_win() -> None:
     state = mynd(size=5, players=3).from_text(position(TIED, "b", None, "since:pass,pass,pass", "end:passes"))
     assert state.scores == (1.0, 1.0, 0.0)
     assert state.result == (0.5, 0.5, 0.0)
-    assert state.describe() == "Game over: drawn by passes."
+    assert state.describe() == "Game over: Draw between black and white by passes."
     alone = mynd(size=5, players=3).from_text(position(TIED.replace(" 4 . W", " 4 . R"),
                                                          "b", None, "since:pass,pass,pass", "end:passes"))
     assert alone.scores == (1.0, 0.0, 0.0) and alone.result == (1.0, 0.0, 0.0)

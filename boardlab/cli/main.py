@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from boardlab.core.info import GameInfo
+from boardlab.core.info import info_document
 from boardlab.core.options import parse_assignments
 from boardlab.core.registry import game_ids, games, info, load
 from boardlab.errors import BoardlabError
@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_games(args: argparse.Namespace) -> int:
     if args.json:
-        print(json.dumps([_info_dict(i) for i in games()], indent=2))
+        print(json.dumps([info_document(i) for i in games()], indent=2))
         return 0
     for game_info in games():
         players = "/".join(str(n) for n in game_info.players)
@@ -133,20 +133,6 @@ def cmd_games(args: argparse.Namespace) -> int:
             settings = ", ".join(f"{k}={v}" for k, v in variant.options.items())
             print(f"  --variant {variant.name}: {variant.help} ({settings})")
     return 0
-
-
-def _info_dict(game_info: GameInfo) -> dict[str, Any]:
-    return {
-        "id": game_info.id, "name": game_info.name, "designer": game_info.designer, "year": game_info.year,
-        "players": list(game_info.players), "rules_version": game_info.rules_version,
-        "perfect_information": game_info.perfect_information,
-        "options": [
-            {"name": o.name, "default": o.default, "allowed": o.allowed, "help": o.help,
-             "choices": list(o.choices), "ambiguity": o.ambiguity, "added": o.added}
-            for o in game_info.options
-        ],
-        "variants": [{"name": v.name, "options": dict(v.options), "help": v.help} for v in game_info.variants],
-    }
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

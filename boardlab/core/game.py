@@ -26,7 +26,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -87,6 +87,19 @@ class Game(ABC):
     plane_marks: ClassVar[tuple[str, ...]] = ()
     # planes(view_vector, spec, seat, out): fills a view's planes (core/planes.py); None: from cell_contents.
     planes_kernel: ClassVar[Callable[..., None] | None] = None
+
+    # The spec field that holds a state vector's length (each game's kernel layout says which).
+    state_length_at: ClassVar[int]
+
+    def __init_subclass__(cls, kernels: ModuleType | None = None,
+                          evaluate: Callable[..., None] | None = None, **kwargs: Any) -> None:
+        """``class Gtbm(Game, kernels=k)`` takes the ``*_kernel`` attributes from the kernel module ``k``
+        (:func:`boardlab.core.facekit.bind_kernels`); ``evaluate`` where the evaluation lives elsewhere."""
+        super().__init_subclass__(**kwargs)
+        if kernels is not None:
+            from boardlab.core.facekit import bind_kernels
+
+            bind_kernels(cls, kernels, evaluate)
 
     def __init__(self, **options: Any) -> None:
         given = dict(options)
@@ -259,6 +272,10 @@ class Game(ABC):
             texts.append(self.key_text_of(self.describe_kernel(work, self.spec, action) >> 2))
             self.apply_kernel(work, self.spec, action)
         return "".join(texts)
+
+    def _blank(self) -> np.ndarray:
+        """A state vector of zeros, as long as the spec's ``state_length_at`` field says."""
+        return np.zeros(int(self.spec[self.state_length_at]), dtype=np.int64)
 
     # -- hooks each game implements -------------------------------------------------------------
 

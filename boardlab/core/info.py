@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from boardlab.core.options import Option, OptionValue
 from boardlab.errors import OptionError
@@ -66,3 +67,20 @@ class GameInfo:
 
     def __repr__(self) -> str:
         return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
+
+
+def info_document(info: GameInfo) -> dict[str, Any]:
+    """``info`` as JSON data: the one form that ``boardlab games --json`` prints and the server's
+    catalog serves (its ``GameInfoOut`` model reads exactly these fields)."""
+    return {
+        "id": info.id, "name": info.name, "designer": info.designer, "year": info.year,
+        "players": list(info.players), "summary": info.summary, "rules_version": info.rules_version,
+        "perfect_information": info.perfect_information,
+        "options": [
+            {"name": o.name, "type": o.kind.__name__, "default": o.default, "allowed": o.allowed, "help": o.help,
+             "choices": list(o.choices), "choice_help": dict(o.choice_help), "minimum": o.minimum,
+             "maximum": o.maximum, "ambiguity": o.ambiguity, "added": o.added}
+            for o in info.options
+        ],
+        "variants": [{"name": v.name, "options": dict(v.options), "help": v.help} for v in info.variants],
+    }

@@ -242,13 +242,14 @@ class State:
         return self
 
     def _describe_result(self) -> str:
+        """How the rules ended the game, in the words every layer uses (:mod:`boardlab.outcome`)."""
+        from boardlab.outcome import outcome_sentence
+
         result = self.result
         if result is None:
             return "in progress"
-        winners = [self.seat_label(seat) for seat, score in enumerate(result) if score == 1]
-        if winners:
-            return f"{' and '.join(winners)} won by {self.end_reason}"
-        return f"drawn by {self.end_reason}"
+        labels = [self.seat_label(seat) for seat in range(len(result))]
+        return outcome_sentence(result, "rules", labels, labels, reason=self.end_reason)
 
     def describe(self) -> str:
         """One line for people: whose turn it is, or how the game ended."""

@@ -60,6 +60,45 @@ Series = list[float]
 
 
 # -- outcomes (Evaluation/src/metrics/single/outcome/) ----------------------------------------------
+# Each rate is the share of games that pass one test on a game; the tests below serve both the
+# functions over games and the per-game metrics of METRICS, so the two cannot drift apart.
+
+
+def won_by(seat: int) -> Callable[[GameTrace], bool]:
+    """The test that ``seat`` won the game outright."""
+    def test(game: GameTrace) -> bool:
+        return game.winner == seat
+
+    return test
+
+
+won_by_first = won_by(0)
+
+
+def has_winner(game: GameTrace) -> bool:
+    return game.winner is not None
+
+
+def drawn(game: GameTrace) -> bool:
+    """Drawn by the rules (the seed's or an added one), not stopped by the playtest."""
+    return game.ending in ("rule draw", "added-rule draw")
+
+
+def drawn_by_seed_rule(game: GameTrace) -> bool:
+    return game.ending == "rule draw"
+
+
+def drawn_by_added_rule(game: GameTrace) -> bool:
+    return game.ending == "added-rule draw"
+
+
+def timed_out(game: GameTrace) -> bool:
+    return game.ending == "timeout"
+
+
+def share(games: Games, test: Callable[[GameTrace], bool]) -> float:
+    """The fraction of ``games`` that pass ``test``."""
+    return sum(test(g) for g in games) / len(games)
 
 
 def advantage_p1(games: Games) -> float:
@@ -67,13 +106,13 @@ def advantage_p1(games: Games) -> float:
 
     ``AdvantageP1 = #{games whose single winner is seat 0} / #games``. A shared win or draw is no win.
     """
-    return sum(g.winner == 0 for g in games) / len(games)
+    return share(games, won_by_first)
 
 
 def seat_win_rates(games: Games) -> list[float]:
     """Each seat's fraction of games won outright."""
     seats = games[0].seats
-    return [sum(g.winner == seat for g in games) / len(games) for seat in range(seats)]
+    return [share(games, won_by(seat)) for seat in range(seats)]
 
 
 def balance(games: Games) -> float:
@@ -89,7 +128,7 @@ def balance(games: Games) -> float:
 
 def completion(games: Games) -> float:
     """**Completion** (``outcome/Completion.java``): the fraction of games with a single winner."""
-    return sum(g.winner is not None for g in games) / len(games)
+    return share(games, has_winner)
 
 
 def drawishness(games: Games) -> float:
@@ -102,24 +141,24 @@ def drawishness(games: Games) -> float:
     timeout: it is how these rules end the game. :func:`rule_draws` and :func:`added_rule_draws` split
     it by whose rule it is.
     """
-    return sum(g.ending in ("rule draw", "added-rule draw") for g in games) / len(games)
+    return share(games, drawn)
 
 
 def rule_draws(games: Games) -> float:
     """Beyond Ludii: the fraction of games drawn by the seed's own rules."""
-    return sum(g.ending == "rule draw" for g in games) / len(games)
+    return share(games, drawn_by_seed_rule)
 
 
 def added_rule_draws(games: Games) -> float:
     """Beyond Ludii: the fraction of games drawn by a rule boardlab added to the seed's (a ply cap, a
     no-capture limit, a repetition draw; ``GameInfo.added_endings`` names them per game)."""
-    return sum(g.ending == "added-rule draw" for g in games) / len(games)
+    return share(games, drawn_by_added_rule)
 
 
 def timeouts(games: Games) -> float:
     """**Timeouts** (``outcome/Timeouts.java``): the fraction of games stopped by a length limit of the
     engine (Ludii's ``EndType.MoveLimit``/``TurnLimit``): ours is the playtest's ``--max-turns``."""
-    return sum(g.ending == "timeout" for g in games) / len(games)
+    return share(games, timed_out)
 
 
 def utilities(result: Sequence[float]) -> list[float]:
@@ -509,22 +548,16 @@ def _multi(name: str, series: Callable[[GameTrace], Series | None], help: str, u
     return out
 
 
-def _seat_wins(seat: int) -> Metric:
-    return Metric(f"WinsSeat{seat}", "rate", per_game=lambda g: float(g.winner == seat),
-                  help=f"games won by seat {seat}", unit="rate")
-
-
 METRICS: tuple[Metric, ...] = (
-    _rate("AdvantageP1", lambda g: g.winner == 0, "games won by the first player (seat 0)", main=True),
+    _rate("AdvantageP1", won_by_first, "games won by the first player (seat 0)", main=True),
     Metric("Balance", "statistic", over_games=balance, help="1 − the largest gap between two seats' win rates",
            main=True, unit="fraction"),
-    _rate("Completion", lambda g: g.winner is not None, "games with a single winner", main=True),
-    _rate("Drawishness", lambda g: g.ending in ("rule draw", "added-rule draw"), "games drawn (not timeouts)",
+    _rate("Completion", has_winner, "games with a single winner", main=True),
+    _rate("Drawishness", drawn, "games drawn (not timeouts)", main=True),
+    _rate("RuleDraws", drawn_by_seed_rule, "games drawn by the seed's own rules", main=True),
+    _rate("AddedRuleDraws", drawn_by_added_rule, "games drawn at a rule boardlab added (a cap, a repetition draw)",
           main=True),
-    _rate("RuleDraws", lambda g: g.ending == "rule draw", "games drawn by the seed's own rules", main=True),
-    _rate("AddedRuleDraws", lambda g: g.ending == "added-rule draw",
-          "games drawn at a rule boardlab added (a cap, a repetition draw)", main=True),
-    _rate("Timeouts", lambda g: g.ending == "timeout", "games stopped by the playtest's --max-turns", main=True),
+    _rate("Timeouts", timed_out, "games stopped by the playtest's --max-turns", main=True),
     Metric("OutcomeUniformity", "statistic", over_games=outcome_uniformity,
            help="1 − mean per-seat variance of rank utilities", unit="fraction"),
     Metric("DurationTurns", "mean", per_game=duration_turns, help="whole turns per game", main=True),
@@ -572,7 +605,7 @@ METRICS: tuple[Metric, ...] = (
            main=True),
     Metric("FirstContact", "mean", per_game=first_contact, help="first turn a capture was possible", main=True),
     _rate("CaptureGames", lambda g: g.first_capture is not None, "games with a capture"),
-    *(_seat_wins(seat) for seat in range(4)),
+    *(_rate(f"WinsSeat{seat}", won_by(seat), f"games won by seat {seat}") for seat in range(4)),
 )
 NAMES = tuple(metric.name for metric in METRICS)
 MAIN = tuple(metric.name for metric in METRICS if metric.main)

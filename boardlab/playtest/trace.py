@@ -51,6 +51,7 @@ from boardlab.core.game import Game
 from boardlab.core.registry import load
 from boardlab.core.state import State
 from boardlab.playtest.evaluator import Evaluator, make_evaluator
+from boardlab.render.click import move_cells
 
 TURN_CAP_REASON = "playtest turn cap"
 ENDINGS = ("win", "shared", "rule draw", "added-rule draw", "timeout")
@@ -92,7 +93,7 @@ class PlyTrace:
     board_pieces: list[int]  # pieces on the board after each decision of the turn
     distances: list[int]  # how far each piece moved (steps across cell edges), one per step of the move
     score_gaps: list[float]  # the widest gap between two seats' running scores after each decision ([]: none)
-    cells: list[str]
+    cells: list[str]  # the cells the move was made on: the click layer's move cells (render.click.move_cells)
     position: str
     seconds: float
 
@@ -201,14 +202,6 @@ def _capture_available(game: Game, state: State, before: list[int], owners_befor
         if _captured(before, _counts(owners, game.num_seats), mover, owners_before, owners):
             return True
     return False
-
-
-def _touched(game: Game, data: np.ndarray, path: tuple[int, ...]) -> list[str]:
-    """The cells a move touches, where the game says (the render layer's ``click_steps`` hook)."""
-    try:
-        return [str(cell) for cell in game.click_steps(data, path)]
-    except Exception:  # a game without the hook's support for some move: no cells, not a lost game
-        return []
 
 
 class _Board:
@@ -334,7 +327,7 @@ def play_traced(job: GameJob) -> GameTrace:
         if owners is not None:
             covered.update(np.flatnonzero(owners >= 0).tolist())
         played.append((before, move, legal, agent.last_estimate, spent, captures, list(after),
-                       _touched(game, before.data, move.path), position_key(game, state)))
+                       list(move_cells(before.view(seat), move)), position_key(game, state)))
     if state.is_over:
         result = [float(r) for r in state.result or ()]
         reason = state.end_reason or ""

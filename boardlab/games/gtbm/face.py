@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
@@ -40,19 +41,15 @@ from boardlab.games.gtbm import kernel as k
 
 SIDES = ("Black", "White")
 PIECES = "BW"
-_REACH = {"adjacent": k.REACH_ADJACENT, "column": k.REACH_COLUMN, "diagonal_also": k.REACH_DIAGONAL_ALSO}
-_STUCK = {"start_of_turn": k.STUCK_START_OF_TURN, "both_after_each_move": k.STUCK_BOTH_AFTER_EACH_MOVE}
-_ADJUDICATION = {"draw": k.ADJUDICATE_DRAW, "most_pieces": k.ADJUDICATE_MOST_PIECES}
-_END_TOKENS = {"no-move": k.REASON_NO_MOVE, "all-captured": k.REASON_ALL_CAPTURED,
-               "neither-can-move": k.REASON_NEITHER_CAN_MOVE, "repetition": k.REASON_REPETITION,
-               "no-capture-limit": k.REASON_LIMIT}
+_CODES = kit.ChoiceCodes(INFO, k, capture_reach="REACH_", stuck_check="STUCK_", cap_adjudication="ADJUDICATE_")
+_END_TOKENS = kit.EndTokens(INFO, {k.REASON_NO_MOVE: "no-move"})
 _STEP_NAMES = ("diagonally forward toward file a", "diagonally forward toward the last file", "straight back")
 # from, an optional separator (-, x or space), to, then capture marks: x, each optionally naming a square
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:[a-z]\d{1,2})?)*)")
 _SQUARE = re.compile(r"[a-z]\d{1,2}")
 
 
-class Gtbm(Game):
+class Gtbm(kit.NamedCells, Game, kernels=k):
     """GTBM with its options fixed."""
 
     notation = (
@@ -63,6 +60,8 @@ class Gtbm(Game):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
+
     @property
     def num_distinct_actions(self) -> int:
         """``cell * 3 + k``: a piece's step ``k``."""
@@ -74,12 +73,6 @@ class Gtbm(Game):
         and at most ``2 * size`` pieces can be captured."""
         return (2 * int(self.options["size"]) + 1) * int(self.options["no_capture_limit"])
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
-    evaluate_kernel = staticmethod(k.evaluate)
-    has_evaluation = True
     search_cutoff = 0  # measured: the cut-off drew all 20 games against plain UCT, so it is not the default
     search_algorithm = "alphabeta"  # measured: alpha-beta on material beat plain UCT (see docs/rules/gtbm.md)
 
@@ -105,44 +98,29 @@ class Gtbm(Game):
         topology = square(size)
         self._topology = topology
         cells = topology.size
-        neigh_at = k.SPEC_HEADER
-        zobrist_at = neigh_at + 8 * cells
-        spec = np.zeros(zobrist_at + 2 * cells + 1, dtype=np.int64)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_SIZE] = size
         spec[k.S_CELLS] = cells
-        spec[k.S_REACH] = _REACH[str(self.options["capture_reach"])]
+        spec[k.S_REACH] = _CODES(self.options, "capture_reach")
         spec[k.S_MANDATORY] = self.options["mandatory_capture"]
-        spec[k.S_STUCK] = _STUCK[str(self.options["stuck_check"])]
+        spec[k.S_STUCK] = _CODES(self.options, "stuck_check")
         spec[k.S_REPETITION] = self.options["repetition"] == "draw"
         spec[k.S_LIMIT] = self.options["no_capture_limit"]
-        spec[k.S_ADJUDICATION] = _ADJUDICATION[str(self.options["cap_adjudication"])]
-        spec[k.S_NEIGH] = neigh_at
-        spec[neigh_at:zobrist_at] = topology.neighbours.ravel()
-        spec[k.S_ZOBRIST] = zobrist_at
-        rng = np.random.default_rng(0x6774626D)  # fixed, so hashes are the same in every run
-        spec[zobrist_at:] = rng.integers(1, 2**62, size=2 * cells + 1, dtype=np.int64)
+        spec[k.S_ADJUDICATION] = _CODES(self.options, "cap_adjudication")
+        spec.table(topology.neighbours, at=k.S_NEIGH)
+        spec.table(kit.zobrist_keys(0x6774626D, 2 * cells + 1), at=k.S_ZOBRIST)
         for side, directions in enumerate(k.STEP_DIRECTIONS):
             spec[k.S_STEPS + 3 * side: k.S_STEPS + 3 * side + 3] = directions
-        for field, start in k.layout(size, int(self.options["no_capture_limit"])).items():
-            spec[field] = start
-        self._names = [f"{chr(ord('a') + col)}{size - row}" for row, col in topology.coords]
-        self._cells = {name: cell for cell, name in enumerate(self._names)}
-        return spec
-
-    def cell_name(self, cell: int) -> str:
-        """Algebraic name of a cell index (``0`` is the top-left square, ``a8`` on 8×8)."""
-        return self._names[cell]
-
-    def cell_index(self, name: str) -> int | None:
-        return self._cells.get(name.strip().lower())
+        spec.fields(k.layout(size, int(self.options["no_capture_limit"])))
+        # Algebraic names: ``0`` is the top-left square, ``a8`` on 8×8.
+        self.naming = kit.CellNaming.files_and_ranks(topology)
+        self._names = self.naming.names
+        return spec.build()
 
     def seat_name(self, seat: int) -> str:
         return SIDES[seat]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -171,8 +149,6 @@ class Gtbm(Game):
         cell, step = divmod(action, 3)
         side = int(data[k.F_SIDE])
         return self._text(side, cell, step, self._taken(data, side, cell, step))
-
-    describe_kernel = staticmethod(k.describe)
 
     def key_text(self, key: int) -> str:
         action, extra = divmod(key, self.num_distinct_actions)[::-1]
@@ -258,30 +234,14 @@ class Gtbm(Game):
 
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
-        ranks = []
-        for row in range(size):
-            text, empty = "", 0
-            for col in range(size):
-                value = int(data[k.BOARD + row * size + col])
-                if value == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    text, empty = text + str(empty), 0
-                text += PIECES[value - 1]
-            ranks.append(text + (str(empty) if empty else ""))
+        values = data[k.BOARD:k.BOARD + size * size].tolist()
+        ranks = [kit.write_row(".BW"[value] for value in values[row * size:(row + 1) * size]) for row in range(size)]
         fields = ["/".join(ranks), "bw"[int(data[k.F_SIDE])], str(int(data[kernel.PLY])), str(int(data[k.F_QUIET]))]
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<ranks from the top, separated by /> <b|w to move> <ply> <plies without capture> [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 4 or len(fields) > 5:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, side_text, ply_text, quiet_text, *flags = fields
+        board_text, side_text, ply_text, quiet_text, *flags = kit.position_fields(text, form, 4, 5)
         size = self.size
         data = self._blank()
         rank_texts = board_text.split("/")
@@ -290,9 +250,9 @@ class Gtbm(Game):
         for row, rank_text in enumerate(rank_texts):
             rank = size - row
             col = 0
-            for token in re.findall(r"\d+|.", rank_text):
-                if token.isdecimal():
-                    col += whole_number(token, size * size, f"{text!r}: rank {rank}'s run of empty squares")
+            for token in kit.read_row(rank_text, size * size, f"{text!r}: rank {rank}'s run of empty squares"):
+                if isinstance(token, int):
+                    col += token
                     continue
                 if token.upper() not in PIECES:
                     raise PositionError(f"{text!r}: rank {rank} has {token!r}; ranks use B, W and digits")
@@ -324,12 +284,12 @@ class Gtbm(Game):
         k.start_history(data, self.spec)
         end = None
         for flag in flags:
-            if not (flag.startswith("end:") and flag[4:] in _END_TOKENS):
+            end = _END_TOKENS.code(flag)
+            if end is None:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the count of plies without a capture may come "
-                    f"{', '.join('end:' + token for token in _END_TOKENS)}"
+                    f"{_END_TOKENS.fields()}"
                 )
-            end = _END_TOKENS[flag[4:]]
         self._set_outcome(data, end, text)
         self._check_history(data, text, ply)
         return data
@@ -358,7 +318,7 @@ class Gtbm(Game):
         winner, reason = k.stuck_outcome(data, self.spec)
         if reason == 0 and data[k.F_QUIET] >= self.options["no_capture_limit"]:
             winner, reason = k.limit_winner(data, self.spec), k.REASON_LIMIT
-        token = {v: t for t, v in _END_TOKENS.items()}
+        token = _END_TOKENS.by_code
         if end == k.REASON_REPETITION and reason in (0, k.REASON_LIMIT):
             winner, reason = -1, k.REASON_REPETITION
         elif end is None and reason != 0:
@@ -391,9 +351,6 @@ class Gtbm(Game):
         return "\n".join(lines)
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
-
-    def cell_names(self) -> tuple[str, ...]:
-        return tuple(self._names)
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Each square with its piece: colour and seat 0 Black, 1 White."""

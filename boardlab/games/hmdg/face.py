@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.move import Move
-from boardlab.core.numbers import MAX_PLY, whole_number
+from boardlab.core.numbers import whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -52,18 +53,19 @@ if TYPE_CHECKING:
 
 COLOURS = "xo"
 ROW_LETTERS = "abcdefghjklm"  # no i, as on a go board
-_ANNOUNCE = {"every_new_segment": k.ANNOUNCE_EVERY, "first_five_only": k.ANNOUNCE_FIRST,
-             "none": k.ANNOUNCE_NONE}
-_END_TOKENS = {"lines": k.REASON_LINES, "passes": k.REASON_PASSES, "no-target": k.REASON_NO_TARGET}
+_CODES = kit.ChoiceCodes(INFO, k, reveal_at_end="END_REVEAL_", no_target="NO_TARGET_",
+                     announce={"every_new_segment": k.ANNOUNCE_EVERY, "first_five_only": k.ANNOUNCE_FIRST,
+                               "none": k.ANNOUNCE_NONE})
+_END_TOKENS = kit.EndTokens(INFO)
 _AXES = ("row", "col")
 # (direction in topology.SQUARE_DIRECTIONS, its opposite): along a row, a column, "\" and "/".
 _WALKS = ((1, 3), (2, 0), (5, 7), (6, 4))
 _POINT = re.compile(r"([a-z])(\d{1,2})")
 _COMMIT = re.compile(r"([a-z]\d{1,2})\s*[/ ]\s*(row|r|column|col|c)")
-_TOKEN = re.compile(r"\(([xX])([oO])\)|\d+|.")
+_TOKEN = re.compile(r"\([xX][oO]\)|\d+|.")
 
 
-class HiddenMoveDoubleGomoku(Game):
+class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     """Hidden Move Double Gomoku with its options fixed."""
 
     notation = (
@@ -73,6 +75,7 @@ class HiddenMoveDoubleGomoku(Game):
     )
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_kinds = ("hidden", "revealed")
     plane_marks = ("closed", "target")
 
@@ -83,10 +86,6 @@ class HiddenMoveDoubleGomoku(Game):
         moves = 3 * self.cells
         return 2 * (2 * moves + 2) + 2
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size, length = int(resolved["size"]), int(resolved["line_length"])
@@ -151,11 +150,11 @@ class HiddenMoveDoubleGomoku(Game):
         spec[k.S_LINES_NEEDED] = self.options["lines_needed"]
         spec[k.S_MAX_SHARED] = self.options["max_shared"]
         spec[k.S_OVERLINE] = self.options["overline_counts"]
-        spec[k.S_ANNOUNCE] = _ANNOUNCE[str(self.options["announce"])]
+        spec[k.S_ANNOUNCE] = _CODES(self.options, "announce")
         spec[k.S_OWN_STACK] = self.options["allow_own_stack"]
         spec[k.S_PARTNER] = self.options["reveal_stack_partner"]
-        spec[k.S_END_REVEAL] = k.END_REVEAL_ALL if self.options["reveal_at_end"] == "all" else k.END_REVEAL_WINNER
-        spec[k.S_NO_TARGET] = k.NO_TARGET_DRAW if self.options["no_target"] == "draw" else k.NO_TARGET_PASS
+        spec[k.S_END_REVEAL] = _CODES(self.options, "reveal_at_end")
+        spec[k.S_NO_TARGET] = _CODES(self.options, "no_target")
         spec[k.S_SEGMENTS] = count
         for field, start in ((k.S_SEG_CELLS, seg_cells), (k.S_SEG_ENDS, seg_ends), (k.S_SEG_GEOM, seg_geom),
                              (k.S_CELL_SEGS, cell_segs), (k.S_CELL_GEOM, cell_geom)):
@@ -172,16 +171,14 @@ class HiddenMoveDoubleGomoku(Game):
         spec[cell_geom:] = geometry.ravel()
         for field, start in k.layout(cells, count).items():
             spec[field] = start
-        self._names = [f"{ROW_LETTERS[row]}{col + 1}" for row, col in topology.coords]
-        self._points = {name: cell for cell, name in enumerate(self._names)}
+        # A row letter from the top (no i), then the column: ``0`` is ``a1``, top left.
+        self.naming = kit.CellNaming.rows_and_numbers(topology, ROW_LETTERS)
+        self._names = self.naming.names
         return spec
 
-    def point_name(self, cell: int) -> str:
-        """The name of point ``cell`` (``0`` is ``a1``, top left; row letters skip ``i``)."""
-        return self._names[cell]
-
-    def point_index(self, name: str) -> int | None:
-        return self._points.get(name.strip().lower())
+    # HMDG calls its cells points.
+    point_name = kit.NamedCells.cell_name
+    point_index = kit.NamedCells.cell_index
 
     def line_name(self, axis: int, line: int) -> str:
         """``row e`` or ``col 5``."""
@@ -211,7 +208,7 @@ class HiddenMoveDoubleGomoku(Game):
     # -- states ---------------------------------------------------------------------------------
 
     def _blank(self) -> np.ndarray:
-        data = np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
+        data = super()._blank()
         data[k.F_X_SEAT] = -1
         data[k.F_TARGET] = data[k.F_AXIS] = data[k.F_LINE] = data[k.F_LAST_TARGET] = -1
         return data
@@ -232,8 +229,6 @@ class HiddenMoveDoubleGomoku(Game):
     def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
         (action,) = path
         return self._text(action, int(data[k.F_AXIS]), int(data[k.F_LINE]))
-
-    describe_kernel = staticmethod(k.describe)
 
     def key_text(self, key: int) -> str:
         action, extra = divmod(key, self.num_distinct_actions)[::-1]
@@ -263,7 +258,7 @@ class HiddenMoveDoubleGomoku(Game):
         cells = self.cells
         phase = int(data[k.F_PHASE])
         if phase == k.PH_SETUP:
-            cell = self.point_index(word)
+            cell = self.cell_index(word)
             if cell is None:
                 raise InvalidMove(self._not_a_point(text, "the game starts with A placing an x on a point"))
             return (k.setup_base(cells) + cell,)
@@ -286,11 +281,11 @@ class HiddenMoveDoubleGomoku(Game):
             return k.pass_action(self.cells)
         match = _COMMIT.fullmatch(word)
         if match:
-            cell = self.point_index(match.group(1))
+            cell = self.cell_index(match.group(1))
             if cell is None:
                 raise InvalidMove(self._not_a_point(match.group(1), "no such point"))
             return 2 * cell + (0 if match.group(2).startswith("r") else 1)
-        if self.point_index(word) is not None:
+        if self.cell_index(word) is not None:
             raise InvalidMove(f"{text!r}: announce its row or its column too: {word}/row or {word}/col")
         raise InvalidMove(
             f"{text!r} is not a move; on your turn commit a target and announce its row or column "
@@ -308,7 +303,7 @@ class HiddenMoveDoubleGomoku(Game):
         points = self.line_points(axis, line)
         mask = 0
         for token in tokens:
-            cell = self.point_index(token)
+            cell = self.cell_index(token)
             if cell is None:
                 raise InvalidMove(
                     f"{text!r}: {announced} was announced; answer none, or reveal and the points of your "
@@ -449,18 +444,7 @@ class HiddenMoveDoubleGomoku(Game):
 
     def position_text(self, data: np.ndarray) -> str:
         size = self.size
-        rows = []
-        for row in range(size):
-            text, empty = "", 0
-            for col in range(size):
-                token = self._token(data, row * size + col)
-                if token == ".":
-                    empty += 1
-                    continue
-                if empty:
-                    text, empty = text + str(empty), 0
-                text += token
-            rows.append(text + (str(empty) if empty else ""))
+        rows = [kit.write_row(self._token(data, row * size + col) for col in range(size)) for row in range(size)]
         phase = int(data[k.F_PHASE])
         turn = ("setup", "choose")[phase] if phase < k.PH_COMMIT else COLOURS[int(data[k.F_COLOUR])]
         fields = ["/".join(rows), turn, str(int(data[kernel.PLY]))]
@@ -479,10 +463,7 @@ class HiddenMoveDoubleGomoku(Game):
             fields.append(f"fives={fives}")
         if data[k.F_PASSES]:
             fields.append("passed")
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
 
     def _hidden_points(self, data: np.ndarray) -> list[int]:
         cells = self.cells
@@ -492,15 +473,10 @@ class HiddenMoveDoubleGomoku(Game):
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<rows separated by /> <setup|choose|x|o> <ply> [x=SEAT] [announced=row:e target=e5] "
                 "[hidden=NX,NO] [fives=xo] [passed] [end:lines|end:passes|end:no-target]'")
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, turn, ply_text, *flags = fields
+        board_text, turn, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         self._parse_board(data, text, board_text)
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        data[kernel.PLY] = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        data[kernel.PLY] = kit.count_field(text, ply_text)
         if turn not in ("setup", "choose", "x", "o"):
             raise PositionError(f"{text!r}: the turn is {turn!r}; expected setup, choose, x or o")
         end = self._parse_flags(data, text, flags, form)
@@ -528,13 +504,13 @@ class HiddenMoveDoubleGomoku(Game):
         values = {"x": (1, 0), "X": (2, 0), "o": (0, 1), "O": (0, 2)}
         for row, row_text in enumerate(rows):
             col = 0
-            for match in _TOKEN.finditer(row_text):
-                token = match.group(0)
-                if token.isdecimal():
-                    col += whole_number(token, cells, f"{text!r}: row {ROW_LETTERS[row]}'s run of empty points")
+            what = f"{text!r}: row {ROW_LETTERS[row]}'s run of empty points"
+            for token in kit.read_row(row_text, cells, what, _TOKEN):
+                if isinstance(token, int):
+                    col += token
                     continue
-                if match.group(1):
-                    x, o = (1 if match.group(1) == "x" else 2), (1 if match.group(2) == "o" else 2)
+                if len(token) == 4:  # a stack, (xo)
+                    x, o = (1 if token[1] == "x" else 2), (1 if token[2] == "o" else 2)
                 elif token in values:
                     x, o = values[token]
                 else:
@@ -565,8 +541,8 @@ class HiddenMoveDoubleGomoku(Game):
                 if not 0 <= line < self.size:
                     raise PositionError(f"{text!r}: {flag}: no such line on this board")
                 data[k.F_AXIS], data[k.F_LINE] = axis, line
-            elif name == "target" and self.point_index(value) is not None:
-                data[k.F_TARGET] = self.point_index(value)
+            elif name == "target" and self.cell_index(value) is not None:
+                data[k.F_TARGET] = self.cell_index(value)
             elif name == "hidden" and re.fullmatch(r"\d+,\d+", value):
                 counts = [whole_number(v, self.cells, f"{text!r}: {name}") for v in value.split(",")]
                 shown = self._hidden_points(data)
@@ -582,8 +558,8 @@ class HiddenMoveDoubleGomoku(Game):
                     data[k.F_FIVE_FLAG + COLOURS.index(c)] = 1
             elif flag == "passed":
                 data[k.F_PASSES] = 1
-            elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
-                end = _END_TOKENS[flag[4:]]
+            elif _END_TOKENS.code(flag) is not None and end is None:
+                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(f"{text!r}: unexpected {flag!r}; expected {form}")
         return end
@@ -704,9 +680,6 @@ class HiddenMoveDoubleGomoku(Game):
                 f"(none, or reveal and the points).")
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
-
-    def cell_names(self) -> tuple[str, ...]:
-        return tuple(self._names)
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Each point with the stones ``view``'s seat may see: colour 0 x, 1 o, kind ``hidden`` or

@@ -48,10 +48,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.restriction import Restriction
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -65,18 +65,13 @@ STRENGTHS = (1, 2, 3, 5, 8)
 SETUP = ((1, 1, "bdfhj"), (2, 2, "cfi"), (3, 3, "dh"), (5, 5, "f"))
 DIRECTIONS = {"n": 0, "e": 1, "s": 2, "w": 3, "north": 0, "east": 1, "south": 2, "west": 3,
               "up": 0, "right": 1, "down": 2, "left": 3}
-_UPGRADE = {"band": k.UPGRADE_BAND, "since_last_change": k.UPGRADE_SINCE_LAST_CHANGE,
-            "from_own_start": k.UPGRADE_FROM_OWN_START}
-_EXPIRY = {"degrade_and_reset": k.EXPIRY_DEGRADE_AND_RESET, "degrade_each_turn": k.EXPIRY_DEGRADE_EACH_TURN,
-           "remove_any": k.EXPIRY_REMOVE_ANY, "never": k.EXPIRY_NEVER}
-_NO_MOVE = {"pass_decay": k.NO_MOVE_PASS_DECAY, "lose": k.NO_MOVE_LOSE, "draw": k.NO_MOVE_DRAW}
-_END_TOKENS = {"far-row": k.REASON_FAR_ROW, "no-pieces": k.REASON_NO_PIECES, "no-move": k.REASON_NO_MOVE,
-               "repetition": k.REASON_REPETITION, "ply-cap": k.REASON_PLY_CAP}
+_CODES = kit.ChoiceCodes(INFO, k, upgrade_rule="UPGRADE_", expiry_rule="EXPIRY_", no_move_rule="NO_MOVE_")
+_END_TOKENS = kit.EndTokens(INFO, {k.REASON_NO_MOVE: "no-move"})
 _MOVE = re.compile(r"([a-z])(\d{1,2})\s*-?\s*(?:([a-z])(\d{1,2})|([a-z]+))")
 _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 
 
-class Horsmeier(Game):
+class Horsmeier(kit.NamedCells, Game, kernels=k):
     """Horsmeier's strength race with its options fixed."""
 
     notation = (
@@ -87,6 +82,7 @@ class Horsmeier(Game):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_numbers = ("strength", "life", "from_row")
 
     @property
@@ -99,12 +95,6 @@ class Horsmeier(Game):
         """One decision a ply; the ply cap (J10) ends the game."""
         return int(self.options["ply_cap"])
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
-    evaluate_kernel = staticmethod(k.evaluate)
-    has_evaluation = True
     search_cutoff = 20
 
     @property
@@ -129,44 +119,31 @@ class Horsmeier(Game):
         topology = square(k.SIZE)
         self._topology = topology
         cells = k.CELLS
-        neigh_at = k.SPEC_HEADER
-        row_at = neigh_at + 4 * cells
-        level_keys = row_at + cells
-        life_keys = level_keys + 2 * cells * k.LEVELS
-        ref_keys = life_keys + 2 * cells * (k.LIFE + 1)
-        side_key = ref_keys + 2 * cells * (k.SIZE + 1)
-        spec = np.zeros(side_key + 1, dtype=np.int64)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_FIRST] = self.options["first_player"] == "black"
-        spec[k.S_UPGRADE] = _UPGRADE[str(self.options["upgrade_rule"])]
+        spec[k.S_UPGRADE] = _CODES(self.options, "upgrade_rule")
         spec[k.S_SIDEWAYS] = self.options["sideways_blocking"] == "exempt"
         spec[k.S_BACKWARD] = self.options["backward_blocking"] == "exempt"
         spec[k.S_OWN_SUM] = self.options["own_sum"] == "piece_only"
-        spec[k.S_EXPIRY] = _EXPIRY[str(self.options["expiry_rule"])]
-        spec[k.S_NO_MOVE] = _NO_MOVE[str(self.options["no_move_rule"])]
+        spec[k.S_EXPIRY] = _CODES(self.options, "expiry_rule")
+        spec[k.S_NO_MOVE] = _CODES(self.options, "no_move_rule")
         spec[k.S_REPETITION] = self.options["repetition"] == "draw"
         spec[k.S_PLY_CAP] = self.options["ply_cap"]
-        spec[k.S_NEIGH] = neigh_at
-        spec[neigh_at:row_at] = topology.neighbours[:, :4].ravel()
-        spec[k.S_ROW] = row_at
-        spec[row_at:level_keys] = [k.SIZE - 1 - row for row, _ in topology.coords]
-        spec[k.S_KEYS_LEVEL] = level_keys
-        spec[k.S_KEYS_LIFE] = life_keys
-        spec[k.S_KEYS_REF] = ref_keys
-        rng = np.random.default_rng(0x686F7273)  # fixed, so hashes are the same in every run
-        spec[level_keys:] = rng.integers(1, 2**62, size=side_key + 1 - level_keys, dtype=np.int64)
-        spec[k.S_KEY_SIDE] = spec[side_key]
+        spec.table(topology.neighbours[:, :4], at=k.S_NEIGH)
+        spec.table([k.SIZE - 1 - row for row, _ in topology.coords], at=k.S_ROW)
+        # Hash keys for each cell's piece by colour: its level, its life span, its reference row; then the side.
+        level_keys, life_keys, ref_keys = 2 * cells * k.LEVELS, 2 * cells * (k.LIFE + 1), 2 * cells * (k.SIZE + 1)
+        keys = kit.zobrist_keys(0x686F7273, level_keys + life_keys + ref_keys + 1)
+        spec[k.S_KEYS_LEVEL] = spec.table(keys)
+        spec[k.S_KEYS_LIFE] = spec[k.S_KEYS_LEVEL] + level_keys
+        spec[k.S_KEYS_REF] = spec[k.S_KEYS_LIFE] + life_keys
+        spec[k.S_KEY_SIDE] = keys[-1]
         spec[k.S_STATE_LEN] = k.state_length(int(self.options["ply_cap"]))
         spec[k.S_STRENGTHS: k.S_STRENGTHS + k.LEVELS] = STRENGTHS
-        self._names = [f"{chr(ord('a') + col)}{k.SIZE - row}" for row, col in topology.coords]
-        self._cells = {name: cell for cell, name in enumerate(self._names)}
-        return spec
-
-    def cell_name(self, cell: int) -> str:
-        """The name of a cell index (``0`` is ``a11``, the top left)."""
-        return self._names[cell]
-
-    def cell_index(self, name: str) -> int | None:
-        return self._cells.get(name.strip().lower())
+        # Algebraic names: ``0`` is ``a11``, the top left.
+        self.naming = kit.CellNaming.files_and_ranks(topology)
+        self._names = self.naming.names
+        return spec.build()
 
     def colour_of_seat(self, seat: int) -> int:
         return seat ^ int(self.options["first_player"] == "black")
@@ -176,12 +153,11 @@ class Horsmeier(Game):
 
     # -- states ---------------------------------------------------------------------------------
 
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
-
     def _square(self, colour: int, file: str, own_row: int) -> int:
         row = own_row if colour == 0 else k.SIZE + 1 - own_row
-        return self._cells[f"{file}{row}"]
+        cell = self.naming.index(f"{file}{row}")
+        assert cell is not None
+        return cell
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -292,34 +268,15 @@ class Horsmeier(Game):
         return np.where(pieces > 0, ((pieces - 1) // k.SLOTS) ^ flip, -1)
 
     def position_text(self, data: np.ndarray) -> str:
-        rows = []
-        for row in range(k.SIZE):
-            items: list[str] = []
-            empty = 0
-            for col in range(k.SIZE):
-                piece = int(data[k.BOARD + row * k.SIZE + col]) - 1
-                if piece < 0:
-                    empty += 1
-                    continue
-                if empty:
-                    items.append(str(empty))
-                    empty = 0
-                items.append(self._piece_text(data, piece))
-            if empty:
-                items.append(str(empty))
-            rows.append(",".join(items))
+        board = data[k.BOARD:k.BOARD + k.CELLS].tolist()
+        items = [self._piece_text(data, piece - 1) if piece else "" for piece in board]
+        rows = [kit.write_row(items[row * k.SIZE:(row + 1) * k.SIZE], empty="", separator=",") for row in range(k.SIZE)]
         fields = ["/".join(rows), "wb"[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows from row 11 down, separated by /> <w|b to move> <ply> [end:<reason>]'"
-        fields = text.split()
-        if len(fields) not in (3, 4):
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, ply_text, *flags = fields
+        board_text, colour_text, ply_text, *flags = kit.position_fields(text, form, 3, 4)
         data = self._blank()
         data[k.P_CELL: k.P_CELL + 2 * k.SLOTS] = -1  # slots that no piece fills
         row_texts = board_text.split("/")
@@ -329,9 +286,7 @@ class Horsmeier(Game):
             self._parse_row(data, top_row, row_text, text)
         if colour_text not in ("w", "b"):
             raise PositionError(f"{text!r}: the colour to move is {colour_text!r}; expected w or b")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        ply = kit.count_field(text, ply_text)
         cap = int(self.options["ply_cap"])
         if ply > cap:
             raise PositionError(f"{text!r}: ply {ply} is past the ply cap {cap}")
@@ -345,21 +300,19 @@ class Horsmeier(Game):
         data[k.P_LAST: k.P_LAST + 2 * k.SLOTS] = ply
         end = None
         for flag in flags:
-            if not (flag.startswith("end:") and flag[4:] in _END_TOKENS):
-                raise PositionError(
-                    f"{text!r}: unexpected {flag!r}; after the ply may come "
-                    f"{', '.join('end:' + token for token in _END_TOKENS)}"
-                )
-            end = _END_TOKENS[flag[4:]]
+            end = _END_TOKENS.code(flag)
+            if end is None:
+                raise PositionError(f"{text!r}: unexpected {flag!r}; after the ply may come {_END_TOKENS.fields()}")
         self._set_outcome(data, end, text)
         return data
 
     def _parse_row(self, data: np.ndarray, top_row: int, row_text: str, text: str) -> None:
         row = k.SIZE - top_row
         col = 0
-        for item in row_text.split(","):
-            if item.isdecimal():
-                col += whole_number(item, k.SIZE * k.SIZE, f"{text!r}: row {row}'s run of empty squares")
+        what = f"{text!r}: row {row}'s run of empty squares"
+        for item in kit.read_row(row_text, k.SIZE * k.SIZE, what, separator=","):
+            if isinstance(item, int):
+                col += item
                 continue
             match = _PIECE.fullmatch(item)
             if not match:
@@ -425,7 +378,7 @@ class Horsmeier(Game):
 
     def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
         winner, reason = self._natural_outcome(data, text)
-        token = {v: t for t, v in _END_TOKENS.items()}
+        token = _END_TOKENS.by_code
         if end == k.REASON_REPETITION and reason in (0, k.REASON_PLY_CAP):
             winner, reason = -1, k.REASON_REPETITION
         elif end is None and reason != 0:
@@ -480,9 +433,6 @@ class Horsmeier(Game):
         return "\n".join(lines)
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
-
-    def cell_names(self) -> tuple[str, ...]:
-        return tuple(self._names)
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Each square with its piece: colour 0 White, 1 Black; ``numbers`` hold ``strength`` and

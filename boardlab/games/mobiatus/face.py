@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
@@ -49,8 +50,11 @@ from boardlab.games.mobiatus.evaluation import evaluate
 
 COLOURS = ("Red", "Blue")
 LETTERS = "rb"
-_PREF_FIRST = {"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE, "maximal": layout.PREF_MAXIMAL}
-_END_TOKENS = {"no-pieces": layout.REASON_NO_PIECES, "no-moves": layout.REASON_NO_MOVES, "limit": layout.REASON_LIMIT}
+_CODES = kit.ChoiceCodes(INFO, layout,
+                         mandatory_capture={"off": layout.PREF_ANY, "on": layout.PREF_CAPTURE,
+                                            "maximal": layout.PREF_MAXIMAL},
+                         limit_result={"draw": layout.LIMIT_DRAW, "more_pieces_wins": layout.LIMIT_MORE_PIECES})
+_END_TOKENS = kit.EndTokens(INFO, {layout.REASON_LIMIT: "limit"})
 # Option movement (added, B5): each leaper's leaps, and how a refusal names one of them. A wazir step
 # comes after the knight's eight, so the default knight keeps its action numbers.
 MOVEMENTS: dict[str, Steps] = {
@@ -92,7 +96,7 @@ def _ranges(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-class Mobiatus(Game):
+class Mobiatus(Game, kernels=k, evaluate=evaluate):
     """Möbiatus with its options fixed."""
 
     notation = (
@@ -102,6 +106,7 @@ class Mobiatus(Game):
     )
 
     info = INFO
+    state_length_at = layout.S_STATE_LEN
     plane_kinds = ("dot", "circle")
     plane_marks = ("singularity", "touched")
 
@@ -120,12 +125,6 @@ class Mobiatus(Game):
         pairs = int(self.options["move_pair_limit"])
         return NO_BOUND if pairs == 0 else (2 * pairs + 1) * (self.faces + 3)
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
-    evaluate_kernel = staticmethod(evaluate)
-    has_evaluation = True
     search_cutoff = 12
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
@@ -179,33 +178,25 @@ class Mobiatus(Game):
         self.steps = len(leaps)
         faces = strip.faces
         side_cap = 2 * strip.width
-        knight_at = layout.SPEC_HEADER
-        orth_at = knight_at + self.steps * faces
-        opp_at = orth_at + 4 * faces
-        spec = np.zeros(opp_at + faces, dtype=np.int64)
+        spec = kit.SpecBuilder(layout.SPEC_HEADER)
         spec[layout.S_FACES] = faces
         spec[layout.S_SIDE_CAP] = side_cap
         mandatory = str(self.options["mandatory_capture"])
-        spec[layout.S_PREF_FIRST] = _PREF_FIRST[mandatory]
+        spec[layout.S_PREF_FIRST] = _CODES(self.options, "mandatory_capture")
         if mandatory == "maximal":
             spec[layout.S_PREF_CHAIN] = layout.PREF_MAXIMAL
         elif self.options["chain_capture"] == "must_continue_capturing":
             spec[layout.S_PREF_CHAIN] = layout.PREF_CAPTURE
         spec[layout.S_ORIGIN_JOINS] = self.options["origin_joins_slide_group"]
         spec[layout.S_TURN_LIMIT] = 2 * int(self.options["move_pair_limit"])
-        if self.options["limit_result"] == "more_pieces_wins":
-            spec[layout.S_LIMIT_RESULT] = layout.LIMIT_MORE_PIECES
+        spec[layout.S_LIMIT_RESULT] = _CODES(self.options, "limit_result")
         spec[layout.S_PIE] = self.options["first_player"] == "pie"
         spec[layout.S_STEPS] = self.steps
-        spec[layout.S_KNIGHT] = knight_at
-        spec[knight_at:orth_at] = strip.table(leaps).ravel()
-        spec[layout.S_ORTH] = orth_at
-        spec[orth_at:opp_at] = strip.table(ORTHOGONAL_STEPS).ravel()
-        spec[layout.S_OPP] = opp_at
-        spec[opp_at:] = [strip.opposite(face) for face in range(faces)]
-        for field, start in layout.layout(faces, side_cap, self.steps).items():
-            spec[field] = start
-        return spec
+        spec.table(strip.table(leaps), at=layout.S_KNIGHT)
+        spec.table(strip.table(ORTHOGONAL_STEPS), at=layout.S_ORTH)
+        spec.table([strip.opposite(face) for face in range(faces)], at=layout.S_OPP)
+        spec.fields(layout.layout(faces, side_cap, self.steps))
+        return spec.build()
 
     @property
     def faces(self) -> int:
@@ -227,9 +218,6 @@ class Mobiatus(Game):
         return COLOURS[seat ^ int(data[layout.F_SWAPPED])]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[layout.S_STATE_LEN]), dtype=np.int64)
 
     def starting_columns(self) -> tuple[tuple[int, int], tuple[int, int]]:
         """The double-cover columns ``x`` of Red's and Blue's starting lines (their dots)."""
@@ -274,8 +262,6 @@ class Mobiatus(Game):
                 text += f"-{self.face_name(target)}" + ("*" if self._is_enemy_circle(sim, target) else "")
             k.apply(sim, self.spec, action)
         return text
-
-    describe_kernel = staticmethod(k.describe)
 
     def key_text(self, key: int) -> str:
         """One step's text from its ``describe`` key: as :meth:`action_text` writes that step."""
@@ -479,15 +465,12 @@ class Mobiatus(Game):
         rows = []
         for row in range(strip.width):
             marks = "".join(self._mark(data, strip.from_picture("F", column, row)) for column in range(strip.length))
-            rows.append(re.sub(r"\.+", lambda run: str(len(run.group())), marks))
+            rows.append(kit.write_row(marks))
         fields = ["/".join(rows), LETTERS[int(data[layout.F_COLOUR])], str(int(data[layout.F_TURNS])),
                   str(int(data[kernel.PLY]))]
         if data[layout.F_SWAPPED]:
             fields.append("swapped")
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
 
     def _check_against_turns(self, colour_text: str, turns: int, text: str) -> None:
         """The colours alternate from the first one, turn by turn (a pie swap changes players, not
@@ -503,10 +486,7 @@ class Mobiatus(Game):
     def parse_position(self, text: str) -> np.ndarray:
         form = ("'<the front board's rows a/b/…> <r|b to move> <turns> <ply> [swapped] "
                 "[end:no-pieces|end:no-moves|end:limit]'")
-        fields = text.split()
-        if len(fields) < 4:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, turns_text, ply_text, *flags = fields
+        board_text, colour_text, turns_text, ply_text, *flags = kit.position_fields(text, form, 4)
         strip = self.strip
         data = self._blank()
         rows = board_text.split("/")
@@ -515,11 +495,10 @@ class Mobiatus(Game):
         for row, row_text in enumerate(rows):
             letter = ROW_LETTERS[row]
             marks: list[str] = []
-            for token in re.findall(r"\d+|.", row_text):
-                if token.isdecimal():
-                    run = whole_number(token, strip.length * strip.width,
-                                       f"{text!r}: row {letter}'s run of empty squares")
-                    marks.extend("." * run)
+            what = f"{text!r}: row {letter}'s run of empty squares"
+            for token in kit.read_row(row_text, strip.length * strip.width, what):
+                if isinstance(token, int):
+                    marks.extend("." * token)
                 elif token in "RBrbx.":
                     marks.append(token)
                 else:
@@ -564,8 +543,8 @@ class Mobiatus(Game):
             pie = self.options["first_player"] == "pie"
             if flag == "swapped" and pie and turns >= 1 and not data[layout.F_SWAPPED]:
                 data[layout.F_SWAPPED] = 1
-            elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
-                end = _END_TOKENS[flag[4:]]
+            elif _END_TOKENS.code(flag) is not None and end is None:
+                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with first_player=pie, after "
@@ -575,7 +554,7 @@ class Mobiatus(Game):
         k.settle(data, self.spec)
         actual = int(data[kernel.END_REASON]) if data[kernel.TO_MOVE] < 0 else None
         if actual != end:
-            tokens = {v: t for t, v in _END_TOKENS.items()}
+            tokens = _END_TOKENS.by_code
             said = f"end:{tokens[end]}" if end is not None else "no end flag"
             rules = f"end:{tokens[actual]}" if actual is not None else "the game goes on"
             raise PositionError(f"{text!r}: the text says {said}, but by the rules {rules}")

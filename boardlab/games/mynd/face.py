@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
@@ -59,13 +59,19 @@ _MOVE = re.compile(
     rf"(?:push\s*)?(?P<a>{_POINT})(?:\s*-\s*(?P<b>{_POINT}))?\s*(?P<dir>\^|v|<|>|up|down|left|right|north|south|"
     rf"east|west|n|s|e|w)?"
 )
+_POINT_TOKEN = re.compile(r"\d+|[A-Za-z]\*?\+?|.")
 _SINCE_PUSH = re.compile(rf"({_POINT})(?:-({_POINT}))?([\^><v])")
-_LINKS = {"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
-          "none": lay.LINKS_NONE}
-_TERRITORY = {"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG, "go_area": lay.TERRITORY_GO,
-              "smaller_side": lay.TERRITORY_SMALLER}
-_SUPERKO = {"positional": lay.SUPERKO_POSITIONAL, "situational": lay.SUPERKO_SITUATIONAL, "off": lay.SUPERKO_OFF}
-_END_TOKENS = {"passes": lay.REASON_PASSES, "ply-cap": lay.REASON_PLY_CAP, "repetition": lay.REASON_REPETITION}
+_CODES = kit.ChoiceCodes(
+    INFO, lay, superko="SUPERKO_", push_mode="PUSH_",
+    push_majority={"combined": lay.MAJORITY_COMBINED, "each_opponent": lay.MAJORITY_EACH},
+    slide={"run_of_one": lay.SLIDE_RUN_OF_ONE, "any_own_piece": lay.SLIDE_ANY_OWN},
+    nested={"void": lay.NESTED_VOID, "inner_owner": lay.NESTED_INNER},
+    diagonal_links={"chrono_cut": lay.LINKS_CHRONO, "mutual_cut": lay.LINKS_MUTUAL, "always": lay.LINKS_ALWAYS,
+                    "none": lay.LINKS_NONE},
+    territory_rule={"trunk_anchored": lay.TERRITORY_TRUNK, "peg_adjacent": lay.TERRITORY_PEG,
+                    "go_area": lay.TERRITORY_GO, "smaller_side": lay.TERRITORY_SMALLER},
+)
+_END_TOKENS = kit.EndTokens(INFO)
 
 
 def supply_per_player(size: int, players: int, rule: str) -> int:
@@ -95,7 +101,7 @@ def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list
     return [(bottom, 0), (top, 0), (top, right), (bottom, right)]
 
 
-class Mynd(Game):
+class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
     """Mynd with its options fixed."""
 
     notation = (
@@ -107,6 +113,7 @@ class Mynd(Game):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = lay.S_STATE_LEN
     plane_kinds = ("piece", "peg")
 
     @property
@@ -126,12 +133,6 @@ class Mynd(Game):
         """One decision a ply; the ply cap (M9) ends the game."""
         return int(self.options["ply_cap"])
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
-    evaluate_kernel = staticmethod(evaluate)
-    has_evaluation = True
     search_cutoff = 20
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
@@ -165,62 +166,48 @@ class Mynd(Game):
         options = self.options
         ply_cap = int(options["ply_cap"])
         table = 1 << (2 * (ply_cap + 2) - 1).bit_length()
-        neigh_at = lay.SPEC_HEADER
-        edge_at = neigh_at + 8 * cells
-        row_at = edge_at + cells
-        col_at = row_at + cells
-        keys_at = col_at + cells
-        moment_at = keys_at + lay.KEYS_PER_CELL * cells + 4
-        debruijn_at = moment_at + cells + 4 + 4
-        spec = np.zeros(debruijn_at + 32, dtype=np.int64)
+        spec = kit.SpecBuilder(lay.SPEC_HEADER)
         spec[lay.S_SIZE] = size
         spec[lay.S_CELLS] = cells
         spec[lay.S_PLAYERS] = self.num_seats
         spec[lay.S_SOWING] = options["sowing"]
         spec[lay.S_SOW_LIBERTY] = options["sowing_needs_liberty"]
         spec[lay.S_LIBERTY_DIRS] = int(str(options["liberty_neighbourhood"]))
-        spec[lay.S_LINKS] = _LINKS[str(options["diagonal_links"])]
-        spec[lay.S_PUSH_MODE] = lay.PUSH_FROM_PUSHER if options["push_mode"] == "from_pusher" else lay.PUSH_WHOLE_RUN
-        each = options["push_majority"] == "each_opponent"
-        spec[lay.S_MAJORITY] = lay.MAJORITY_EACH if each else lay.MAJORITY_COMBINED
-        spec[lay.S_SLIDE] = lay.SLIDE_ANY_OWN if options["slide"] == "any_own_piece" else lay.SLIDE_RUN_OF_ONE
-        spec[lay.S_TERRITORY] = _TERRITORY[str(options["territory_rule"])]
-        spec[lay.S_NESTED] = lay.NESTED_INNER if options["nested"] == "inner_owner" else lay.NESTED_VOID
+        spec[lay.S_LINKS] = _CODES(options, "diagonal_links")
+        spec[lay.S_PUSH_MODE] = _CODES(options, "push_mode")
+        spec[lay.S_MAJORITY] = _CODES(options, "push_majority")
+        spec[lay.S_SLIDE] = _CODES(options, "slide")
+        spec[lay.S_TERRITORY] = _CODES(options, "territory_rule")
+        spec[lay.S_NESTED] = _CODES(options, "nested")
         spec[lay.S_LOCK] = options["lock_on_enclose"]
         spec[lay.S_PUSH_PEGS] = options["push_pegs"]
-        spec[lay.S_SUPERKO] = _SUPERKO[str(options["superko"])]
+        spec[lay.S_SUPERKO] = _CODES(options, "superko")
         spec[lay.S_PASS_LIMIT] = self.num_seats * (2 if options["end_on"] == "all_pass_twice" else 1)
         spec[lay.S_PLY_CAP] = ply_cap
         spec[lay.S_TABLE_MASK] = table - 1
         topology = self.topology
         rows = [row for row, _ in topology.coords]
         cols = [col for _, col in topology.coords]
-        spec[lay.S_NEIGH] = neigh_at
-        spec[neigh_at:edge_at] = topology.neighbours.ravel()
-        spec[lay.S_EDGE] = edge_at
-        spec[edge_at:row_at] = [int(row in (0, size - 1) or col in (0, size - 1)) for row, col in topology.coords]
-        spec[lay.S_ROW] = row_at
-        spec[row_at:col_at] = rows
-        spec[lay.S_COL] = col_at
-        spec[col_at:keys_at] = cols
-        rng = np.random.default_rng(0x6D796E64)  # fixed, so hashes are the same in every run
-        spec[lay.S_KEYS] = keys_at
-        spec[keys_at:moment_at] = rng.integers(1, 2**62, size=lay.KEYS_PER_CELL * cells + 4, dtype=np.int64)
+        spec.table(topology.neighbours, at=lay.S_NEIGH)
+        spec.table([int(row in (0, size - 1) or col in (0, size - 1)) for row, col in topology.coords], at=lay.S_EDGE)
+        spec.table(rows, at=lay.S_ROW)
+        spec.table(cols, at=lay.S_COL)
+        rng = np.random.default_rng(0x6D796E64)  # one stream: keys, then the moments' weights and keys
+        spec.table(kit.zobrist_keys(rng, lay.KEYS_PER_CELL * cells + 4), at=lay.S_KEYS)
         # Moments: a point weighs a*row + b*column, so a push shifts a run's weight by one constant.
-        a, b = (int(x) for x in rng.integers(1, 2**62, size=2))
-        spec[lay.S_MOMENT] = moment_at
-        spec[moment_at:moment_at + cells] = [_int64(a * row + b * col) for row, col in zip(rows, cols, strict=True)]
-        spec[moment_at + cells:moment_at + cells + 4] = rng.integers(1, 2**62, size=4, dtype=np.int64)
-        spec[moment_at + cells + 4:debruijn_at] = [_int64(-a), _int64(b), _int64(a), _int64(-b)]
-        spec[lay.S_DEBRUIJN] = debruijn_at
+        a, b = (int(x) for x in kit.zobrist_keys(rng, 2))
+        moments = [_int64(a * row + b * col) for row, col in zip(rows, cols, strict=True)]
+        spec.table([*moments, *kit.zobrist_keys(rng, 4), _int64(-a), _int64(b), _int64(a), _int64(-b)], at=lay.S_MOMENT)
+        debruijn = [0] * 32
         for i in range(32):
-            spec[debruijn_at + ((((1 << i) * 0x077CB531) & 0xFFFFFFFF) >> 27)] = i
+            debruijn[(((1 << i) * 0x077CB531) & 0xFFFFFFFF) >> 27] = i
+        spec.table(debruijn, at=lay.S_DEBRUIJN)
         regions = lay.layout(size, self.num_seats, table, options["superko"] == "off", ply_cap)
-        for field, start in regions.items():
-            spec[field] = start
-        self._names = [f"{COLUMNS[col]}{size - row}" for row, col in topology.coords]
-        self._cells = {name: cell for cell, name in enumerate(self._names)}
-        return spec
+        spec.fields(regions)
+        # Go names: ``0`` is the top-left point, ``a11`` on 11×11.
+        self.naming = kit.CellNaming.files_and_ranks(topology, COLUMNS)
+        self._names = self.naming.names
+        return spec.build()
 
     @property
     def cells(self) -> int:
@@ -229,13 +216,6 @@ class Mynd(Game):
     @property
     def pass_action(self) -> int:
         return 5 * self.cells
-
-    def cell_name(self, cell: int) -> str:
-        """Go name of a point index (``0`` is the top-left point, ``a11`` on 11×11)."""
-        return self._names[cell]
-
-    def cell_index(self, name: str) -> int | None:
-        return self._cells.get(name.strip().lower())
 
     def seat_name(self, seat: int) -> str:
         return COLOURS[seat]
@@ -246,9 +226,6 @@ class Mynd(Game):
         return supply_per_player(self.size, self.num_seats, str(self.options["supply"]))
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[lay.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -283,8 +260,6 @@ class Mynd(Game):
             return self._names[action]
         rear, direction = divmod(action - self.cells, 4)
         return self._push_text(rear, int(k.push_front(data, self.spec, rear, direction)), direction)
-
-    describe_kernel = staticmethod(k.describe)
 
     def key_text(self, key: int) -> str:
         action, front = divmod(key, self.num_distinct_actions)[::-1]
@@ -467,21 +442,8 @@ class Mynd(Game):
         locked = bool(self.options["lock_on_enclose"])
         values = data[lay.BOARD: lay.BOARD + cells].tolist()
         locks = data[int(self.spec[lay.S_LOCKS]):][:cells].tolist() if locked else [0] * cells
-        rows = []
-        for row in range(size):
-            text, empty = "", 0
-            for cell in range(row * size, row * size + size):
-                value, lock = values[cell], locks[cell]
-                if value == 0 and lock == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    text, empty = text + str(empty), 0
-                if value == 0:
-                    text += LETTERS[lock - 1].lower()
-                else:
-                    text += LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else "") + ("+" if lock else "")
-            rows.append(text + (str(empty) if empty else ""))
+        tokens = [self._point_token(value, lock) for value, lock in zip(values, locks, strict=True)]
+        rows = [kit.write_row(tokens[row * size:(row + 1) * size]) for row in range(size)]
         fields = ["/".join(rows), LETTERS[int(data[lay.F_NEXT])].lower(), str(int(data[kernel.PLY]))]
         since = self._since_texts(data)
         if since:
@@ -489,10 +451,15 @@ class Mynd(Game):
         cuts = self._cut_texts(data)
         if cuts:
             fields.append("cut:" + ",".join(cuts))
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
+
+    @staticmethod
+    def _point_token(value: int, lock: int) -> str:
+        """A point in the position text: ``.`` empty, a banked point's owner in lower case, a piece's
+        letter (``*`` after a peg, ``+`` where it stands on a banked point)."""
+        if value == 0:
+            return LETTERS[lock - 1].lower() if lock else "."
+        return LETTERS[(value - 1) & 3] + ("*" if value > lay.PEG else "") + ("+" if lock else "")
 
     def _since_texts(self, data: np.ndarray) -> list[str]:
         start = int(self.spec[lay.S_SINCE])
@@ -521,18 +488,13 @@ class Mynd(Game):
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows separated by /> <b|w|r|g to move> <ply> [since:…] [cut:…] [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, seat_text, ply_text, *flags = fields
+        board_text, seat_text, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         self._parse_board(data, board_text, text)
         seats = LETTERS[: self.num_seats].lower()
         if len(seat_text) != 1 or seat_text.lower() not in seats:
             raise PositionError(f"{text!r}: the player to move is {seat_text!r}; expected one of {', '.join(seats)}")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply, seat = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply"), seats.index(seat_text.lower())
+        ply, seat = kit.count_field(text, ply_text), seats.index(seat_text.lower())
         self._check_against_ply(data, ply, seat, text)
         data[kernel.PLY] = ply
         data[kernel.TO_MOVE] = seat
@@ -546,8 +508,8 @@ class Mynd(Game):
                 since = value.split(",")
             elif name == "cut" and value and not cuts:
                 cuts = value.split(",")
-            elif name == "end" and value in _END_TOKENS and end is None:
-                end = _END_TOKENS[value]
+            elif _END_TOKENS.code(flag) is not None and end is None:
+                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(f"{text!r}: unexpected {flag!r}; after the ply come since:<moves>, cut:<blocks> "
                                     f"and end:passes, end:ply-cap or end:repetition")
@@ -570,10 +532,10 @@ class Mynd(Game):
         for row, row_text in enumerate(rows):
             label = size - row
             points: list[tuple[int, int]] = []  # (board value, lock)
-            for token in re.findall(r"\d+|[A-Za-z]\*?\+?|.", row_text):
-                if token.isdecimal():
-                    run = whole_number(token, size * size, f"{text!r}: row {label}'s run of empty points")
-                    points.extend([(0, 0)] * run)
+            what = f"{text!r}: row {label}'s run of empty points"
+            for token in kit.read_row(row_text, size * size, what, _POINT_TOKEN):
+                if isinstance(token, int):
+                    points.extend([(0, 0)] * token)
                 elif (found := piece.fullmatch(token)) and (locked or not found[3]):
                     seat = letters.index(found[1])
                     points.append((seat + 1 + (lay.PEG if found[2] else 0), seat + 1 if found[3] else 0))
@@ -733,9 +695,6 @@ class Mynd(Game):
 
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
-
-    def cell_names(self) -> tuple[str, ...]:
-        return tuple(self._names)
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Each point with its piece (kind ``peg`` for a starting peg; colour and seat alike); with

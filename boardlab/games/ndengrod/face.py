@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from boardlab.core import facekit as kit
 from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
-from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
 from boardlab.core.topology import Topology, hex_layout, hex_trapezoid, hexhex
 from boardlab.core.view import View
@@ -39,14 +39,12 @@ from boardlab.games.ndengrod import INFO
 from boardlab.games.ndengrod import kernel as k
 
 COLOURS = "xo"
-_REPETITION = {"off": k.REPETITION_OFF, "draw": k.REPETITION_DRAW, "superko": k.REPETITION_SUPERKO}
-_WIN_CHECK = {"after_captures": k.WIN_AFTER_CAPTURES, "before_self_capture": k.WIN_BEFORE_SELF_CAPTURE}
-_END_TOKENS = {"line": k.REASON_LINE, "repetition": k.REASON_REPETITION, "ply-cap": k.REASON_PLY_CAP,
-               "passes": k.REASON_PASSES}
+_CODES = kit.ChoiceCodes(INFO, k, repetition="REPETITION_", win_check="WIN_")
+_END_TOKENS = kit.EndTokens(INFO)
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 
 
-class Ndengrod(Game):
+class Ndengrod(kit.NamedCells, Game, kernels=k):
     """Ndengrod with its options fixed."""
 
     notation = (
@@ -57,6 +55,7 @@ class Ndengrod(Game):
     turns_of_several_actions = False
 
     info = INFO
+    state_length_at = k.S_STATE_LEN
     plane_kinds = ("stone",)
 
     @property
@@ -69,10 +68,6 @@ class Ndengrod(Game):
         """One decision a ply; the ply cap (N6) ends the game."""
         return int(self.options["ply_cap"])
 
-    legal_kernel = staticmethod(k.legal)
-    turns_kernel = staticmethod(k.turns)
-    planes_kernel = staticmethod(k.planes)
-    apply_kernel = staticmethod(k.apply)
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         if resolved["board"] == "trapezoid" and "size" not in given:
@@ -96,37 +91,25 @@ class Ndengrod(Game):
         topology = self.topology
         self._topology = topology
         cells = topology.size
-        neigh_at = k.SPEC_HEADER
-        zobrist_at = neigh_at + 6 * cells
-        spec = np.zeros(zobrist_at + 2 * cells + 1, dtype=np.int64)
+        spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_CELLS] = cells
         spec[k.S_LENGTH] = self.options["length"]
         spec[k.S_SELF_CAPTURE] = self.options["self_capture"]
         spec[k.S_SWAP] = self.options["swap"]
-        spec[k.S_REPETITION] = _REPETITION[str(self.options["repetition"])]
+        spec[k.S_REPETITION] = _CODES(self.options, "repetition")
         spec[k.S_PLY_CAP] = self.options["ply_cap"]
-        spec[k.S_WIN_CHECK] = _WIN_CHECK[str(self.options["win_check"])]
-        spec[k.S_NEIGH] = neigh_at
-        spec[neigh_at:zobrist_at] = topology.neighbours.ravel()
-        spec[k.S_ZOBRIST] = zobrist_at
-        rng = np.random.default_rng(0x6E646E67)  # fixed, so hashes are the same in every run
-        spec[zobrist_at:] = rng.integers(1, 2**62, size=2 * cells + 1, dtype=np.int64)
-        for field, start in k.layout(cells, int(self.options["ply_cap"])).items():
-            spec[field] = start
-        self._names = [f"{chr(ord('a') + row)}{diag + 1}" for row, diag in topology.coords]
-        self._cells = {name: cell for cell, name in enumerate(self._names)}
-        return spec
+        spec[k.S_WIN_CHECK] = _CODES(self.options, "win_check")
+        spec.table(topology.neighbours, at=k.S_NEIGH)
+        spec.table(kit.zobrist_keys(0x6E646E67, 2 * cells + 1), at=k.S_ZOBRIST)
+        spec.fields(k.layout(cells, int(self.options["ply_cap"])))
+        # pbmserv names: the row letter, then the number of the / diagonal (``0`` is ``a1``).
+        self.naming = kit.CellNaming.rows_and_numbers(topology)
+        self._names = self.naming.names
+        return spec.build()
 
     @property
     def cells(self) -> int:
         return len(self._names)
-
-    def cell_name(self, cell: int) -> str:
-        """pbmserv name of a cell index (``0`` is ``a1``)."""
-        return self._names[cell]
-
-    def cell_index(self, name: str) -> int | None:
-        return self._cells.get(name.strip().lower())
 
     def seat_name(self, seat: int) -> str:
         return COLOURS[seat]
@@ -135,9 +118,6 @@ class Ndengrod(Game):
         return COLOURS[seat ^ int(data[k.F_SWAPPED])]
 
     # -- states ---------------------------------------------------------------------------------
-
-    def _blank(self) -> np.ndarray:
-        return np.zeros(int(self.spec[k.S_STATE_LEN]), dtype=np.int64)
 
     def initial_data(self) -> np.ndarray:
         data = self._blank()
@@ -209,34 +189,18 @@ class Ndengrod(Game):
         return np.where(colours > 0, (colours - 1) ^ int(data[k.F_SWAPPED]), -1)
 
     def position_text(self, data: np.ndarray) -> str:
-        parts = []
-        for row in self._rows():
-            text, empty = "", 0
-            for cell in row:
-                stone = int(data[k.BOARD + cell])
-                if stone == 0:
-                    empty += 1
-                    continue
-                if empty:
-                    text, empty = text + str(empty), 0
-                text += COLOURS[stone - 1]
-            parts.append(text + (str(empty) if empty else ""))
+        stones = data[k.BOARD:k.BOARD + self.cells].tolist()
+        parts = [kit.write_row(".xo"[stones[cell]] for cell in row) for row in self._rows()]
         fields = ["/".join(parts), COLOURS[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
         if data[k.F_SWAPPED]:
             fields.append("swapped")
         if data[k.F_PASSES]:
             fields.append("passed")
-        if data[kernel.TO_MOVE] < 0:
-            reason = {v: t for t, v in _END_TOKENS.items()}[int(data[kernel.END_REASON])]
-            fields.append(f"end:{reason}")
-        return " ".join(fields)
+        return " ".join(fields + _END_TOKENS.ended(data))
 
     def parse_position(self, text: str) -> np.ndarray:
         form = "'<rows separated by /> <x|o to move> <ply> [swapped] [passed] [end:<reason>]'"
-        fields = text.split()
-        if len(fields) < 3:
-            raise PositionError(f"{text!r}: expected {form}")
-        board_text, colour_text, ply_text, *flags = fields
+        board_text, colour_text, ply_text, *flags = kit.position_fields(text, form, 3)
         data = self._blank()
         rows = self._rows()
         row_texts = board_text.split("/")
@@ -245,9 +209,9 @@ class Ndengrod(Game):
         for letter, (row, row_text) in zip("abcdefghijklmnopqrstuvwxyz", zip(rows, row_texts, strict=True),
                                            strict=False):
             cells: list[int] = []
-            for token in re.findall(r"\d+|.", row_text):
-                if token.isdecimal():
-                    cells.extend([0] * whole_number(token, self.cells, f"{text!r}: row {letter}'s run of empty cells"))
+            for token in kit.read_row(row_text, self.cells, f"{text!r}: row {letter}'s run of empty cells"):
+                if isinstance(token, int):
+                    cells.extend([0] * token)
                 elif token in COLOURS:
                     cells.append(COLOURS.index(token) + 1)
                 else:
@@ -258,9 +222,7 @@ class Ndengrod(Game):
                 data[k.BOARD + cell] = stone
         if colour_text not in COLOURS:
             raise PositionError(f"{text!r}: the player to move is {colour_text!r}; expected x or o")
-        if not ply_text.isdecimal():
-            raise PositionError(f"{text!r}: the ply is {ply_text!r}; expected a whole number")
-        ply = whole_number(ply_text, MAX_PLY, f"{text!r}: the ply")
+        ply = kit.count_field(text, ply_text)
         colour = COLOURS.index(colour_text)
         data[k.F_COLOUR] = colour
         data[kernel.PLY] = ply
@@ -271,8 +233,8 @@ class Ndengrod(Game):
                 data[k.F_SWAPPED] = 1
             elif flag == "passed" and not data[k.F_PASSES]:
                 data[k.F_PASSES] = 1
-            elif flag.startswith("end:") and flag[4:] in _END_TOKENS and end is None:
-                end = _END_TOKENS[flag[4:]]
+            elif _END_TOKENS.code(flag) is not None and end is None:
+                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with swap=true, from ply 2),"
@@ -382,9 +344,6 @@ class Ndengrod(Game):
         return self._drawn
 
     # -- cells and clicks (for drawn boards) ----------------------------------------------------
-
-    def cell_names(self) -> tuple[str, ...]:
-        return tuple(self._names)
 
     def cell_contents(self, view: View) -> list[CellContent]:
         """Each cell with its stone: colour 0 is x, 1 is o; the seat is the colour's player now (swap)."""

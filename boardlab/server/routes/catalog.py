@@ -5,24 +5,17 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
-from boardlab.core.info import GameInfo
+from boardlab.core.info import GameInfo, info_document
 from boardlab.core.registry import games, info
 from boardlab.server import warmup
-from boardlab.server.schemas import AgentsOut, GameInfoOut, OptionOut, VariantOut
+from boardlab.server.schemas import AgentsOut, GameInfoOut
 from boardlab.server.strict_json import StrictJsonRoute
 
 router = APIRouter(prefix="/api", tags=["catalog"], route_class=StrictJsonRoute)
 
 
 def info_out(game: GameInfo) -> GameInfoOut:
-    return GameInfoOut(
-        id=game.id, name=game.name, designer=game.designer, year=game.year, players=list(game.players),
-        summary=game.summary, rules_version=game.rules_version, perfect_information=game.perfect_information,
-        options=[OptionOut(name=o.name, type=o.kind.__name__, default=o.default, allowed=o.allowed,  # type: ignore[arg-type]
-                           help=o.help, choices=list(o.choices), choice_help=dict(o.choice_help),
-                           minimum=o.minimum, maximum=o.maximum, ambiguity=o.ambiguity, added=o.added)
-                 for o in game.options],
-        variants=[VariantOut(name=v.name, options=dict(v.options), help=v.help) for v in game.variants])
+    return GameInfoOut.model_validate(info_document(game))
 
 
 @router.get("/catalog", response_model=list[GameInfoOut])
