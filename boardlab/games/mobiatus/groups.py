@@ -251,46 +251,6 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
 
 
 @njit(cache=True)
-def fill_exits(state, spec, start, enemy_circle, contacts):  # type: ignore[no-untyped-def]
-    """``fill`` for a group between turns, recording its free exits and enemy circles, that stops
-    once the group's ``contacts`` with them (its root's counts, each adjacent pair once) are all
-    seen: the rest of the group holds no other exit. Returns how many were recorded (in the order
-    ``fill`` records them); the group is left only partly in the queue.
-    """
-    stamp = state[F_STAMP] + 1
-    state[F_STAMP] = stamp
-    mark = spec[S_MARK]
-    queue = spec[S_QUEUE]
-    orth = spec[S_ORTH]
-    exits = spec[S_EXITS] + state[F_EXIT_TOP]
-    state[mark + start] = stamp
-    state[queue] = start
-    size = 1
-    head = 0
-    recorded = 0
-    while head < size and contacts > 0:
-        face = state[queue + head]
-        head += 1
-        for d in range(4):
-            other = spec[orth + face * 4 + d]
-            if other < 0:
-                continue
-            code = state[BOARD + other]
-            if code == SING:
-                if state[mark + other] != stamp:
-                    state[mark + other] = stamp
-                    state[queue + size] = other
-                    size += 1
-            elif code in (FREE, enemy_circle):
-                contacts -= 1
-                if state[mark + other] != stamp:
-                    state[mark + other] = stamp
-                    state[exits + recorded] = other
-                    recorded += 1
-    return recorded
-
-
-@njit(cache=True)
 def wall_queue(state, spec, size):  # type: ignore[no-untyped-def]
     queue = spec[S_QUEUE]
     for i in range(size):

@@ -33,7 +33,6 @@ from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import CARRY_SIG, DESCRIBE_SIG, SHARE_SIG, TURN_ENDS, TURN_GOES_ON, compile_turns
 from boardlab.games.mobiatus.groups import (
     fill,
-    fill_exits,
     find,
     group_exits,
     has_free_target,
@@ -217,9 +216,6 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
         root = find(state, spec, slide)
     if root >= 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
         recorded = group_exits(state, spec, colour, root)
-    elif root >= 0:  # no walls needed (the search refuses the group by its root): stop at the last exit
-        contacts = state[spec[S_FREE_CONTACTS] + root] + state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * faces + root]
-        recorded = fill_exits(state, spec, slide, CIRCLE + 1 - colour, contacts)
     else:
         size, _, recorded = fill(state, spec, slide, CIRCLE + 1 - colour, False, True)
     state[F_EXIT_TOP] = base + recorded
