@@ -269,47 +269,24 @@ def next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def contacts_with_group(state, spec, face, root):  # type: ignore[no-untyped-def]
-    """How many of ``face``'s orthogonal neighbours lie in the group ``root`` (between turns)."""
-    orth = spec[S_ORTH] + face * 4
-    count = 0
-    for d in range(4):
-        other = spec[orth + d]
-        if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
-            count += 1
-    return count
-
-
-@njit(cache=True)
 def group_exits(state, spec, colour, root):  # type: ignore[no-untyped-def]
     """The exits of the group ``root`` (between turns) from the free set and the enemy circles.
 
-    Written from the exit stack's top, which is not moved; returns how many. The root's contact
-    counts say how many adjacent pairs remain to be found, so each scan stops at the last exit.
+    Written from the exit stack's top, which is not moved; returns how many.
     """
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
     items = spec[S_FREE_LIST]
     count = 0
-    left = state[spec[S_FREE_CONTACTS] + root]
-    i = 0
-    while left > 0 and i < state[F_FREE_COUNT]:
+    for i in range(state[F_FREE_COUNT]):
         face = state[items + i]
-        i += 1
-        contacts = contacts_with_group(state, spec, face, root)
-        if contacts > 0:
+        if next_to_group(state, spec, face, root):
             state[exits + count] = face
             count += 1
-            left -= contacts
-    left = state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root]
-    if left > 0:
+    if state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root] > 0:
         pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
-        i = 0
-        while left > 0 and i < state[F_COUNT + 1 - colour]:
+        for i in range(state[F_COUNT + 1 - colour]):
             face = spec[spec[S_OPP] + state[pieces + i]]
-            i += 1
-            contacts = contacts_with_group(state, spec, face, root)
-            if contacts > 0:
+            if next_to_group(state, spec, face, root):
                 state[exits + count] = face
                 count += 1
-                left -= contacts
     return count
