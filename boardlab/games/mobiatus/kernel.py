@@ -70,8 +70,10 @@ from boardlab.games.mobiatus.layout import (
     REASON_LIMIT,
     REASON_NO_MOVES,
     REASON_NO_PIECES,
+    S_CIRCLE_CONTACTS,
     S_EXITS,
     S_FACES,
+    S_FREE_CONTACTS,
     S_KNIGHT,
     S_LIMIT_RESULT,
     S_LIST,
@@ -121,6 +123,9 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     steps = spec[S_STEPS]
     joins = spec[S_ORIGIN_JOINS]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
+    free_contacts = spec[S_FREE_CONTACTS]
+    enemy_contacts = spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES]
+    enemy_circle = CIRCLE + 1 - colour
     count = 0
     stamp = _new_cache_stamp(state)
     if first_only and not joins:  # the cheap case first: a leap to a free face
@@ -139,7 +144,20 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             target = spec[knight + piece * steps + k]
             if target < 0:
                 continue
-            value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
+            # the common cases decided here, without a call: a free face, a dot or a friendly
+            # circle, a singularity whose group's contacts decide (as target_value would)
+            code = state[BOARD + target]
+            if code == FREE:
+                value = 1
+            elif code == SING and not joins:
+                root = find(state, spec, target)
+                value = 1 if state[free_contacts + root] > 0 else 0
+                if state[enemy_contacts + root] > 0 and (value == 0 or pref != PREF_ANY):
+                    value = target_value(state, spec, colour, target, pref, origin, stamp, True)
+            elif code in (SING, enemy_circle):
+                value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
+            else:
+                value = 0
             if value > 0:
                 if first_only:
                     count = 1
