@@ -129,6 +129,20 @@ def finish_two_seats(state, winner, reason):  # type: ignore[no-untyped-def]
             state[SCORE + seat] = 2 if seat == winner else 0
 
 
+@njit(cache=True)
+def occurs_twice(state, value, newest, oldest):  # type: ignore[no-untyped-def]
+    """Whether ``value`` stands at least twice in ``state[newest]``, ``state[newest - 2]``, … down to
+    ``state[oldest]``: a position's third occurrence in a history of two seats' positions, where only
+    every second entry has the same seat to move."""
+    seen = 0
+    for at in range(newest, oldest - 1, -2):
+        if state[at] == value:
+            seen += 1
+            if seen == 2:
+                return True
+    return False
+
+
 @njit(EVALUATE_SIG, cache=True)
 def neutral_evaluation(state, spec, values):  # type: ignore[no-untyped-def]
     """The evaluation of a game that has none: every seat's chances are even."""

@@ -42,7 +42,7 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats, occurs_twice
 from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import compile_turns
@@ -307,14 +307,7 @@ def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
     top = min(oldest_move - 1, ply - 2)
     if (ply - top) % 2:
         top -= 1
-    current = state[F_HASH]
-    seen = 0
-    for earlier in range(top, state[F_HIST_START] - 1, -2):
-        if state[HIST + earlier] == current:
-            seen += 1
-            if seen == 2:
-                return True
-    return False
+    return occurs_twice(state, state[F_HASH], HIST + top, HIST + state[F_HIST_START])
 
 
 @njit(cache=True)
