@@ -104,3 +104,18 @@ def test_a_game_without_a_renderer_says_so(tmp_path: Path, monkeypatch: pytest.M
     assert "copied" not in registry.game_ids()
     with pytest.raises(boardlab.OptionError, match="unknown game 'copied'; accepted: ndengrod, gtbm"):
         boardlab.info("copied")
+
+
+def test_a_conventional_package_names_the_parts_its_modules_have() -> None:
+    parts = {game_id: (p.face, p.renderer, p.counters, p.print_kit, p.reference)
+             for game_id in registry.game_ids() for p in [registry.package(game_id)]}
+    games = "boardlab.games"
+    assert parts["gtbm"] == (f"{games}.gtbm.face:Gtbm", f"{games}.gtbm.render", f"{games}.gtbm.counters", None,
+                             "tests.reference.gtbm_ref")
+    assert parts["hmdg"] == (f"{games}.hmdg.face:HiddenMoveDoubleGomoku", f"{games}.hmdg.render", None,
+                             f"{games}.hmdg.printing:pages", "tests.reference.hmdg_ref")
+    assert parts["mobiatus"][2:] == (None, f"{games}.mobiatus.printing:pages", "tests.reference.mobiatus_ref")
+    assert parts["horsmeier"][2:4] == (f"{games}.horsmeier.counters", f"{games}.horsmeier.printing:pages")
+    # A game from elsewhere: its referee is its own module; what it declares wins over the convention.
+    assert parts["tictac"] == ("boardlab_tictac.face:Tictac", "boardlab_tictac.render", "boardlab_tictac.render",
+                               None, "boardlab_tictac.reference")

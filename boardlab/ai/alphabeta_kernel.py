@@ -16,17 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from boardlab.core.kernel import (
-    APPLY_FN,
-    EVALUATE_FN,
-    LEGAL_FN,
-    MAX_ACTIONS,
-    MAX_SEATS,
-    SCORE,
-    SPEC,
-    STATE,
-    TO_MOVE,
-)
+from boardlab.core.kernel import APPLY_FN, EVALUATE_FN, LEGAL_FN, MAX_ACTIONS, MAX_SEATS, SCORE, SPEC, STATE, TO_MOVE
 
 MAX_DEPTH = 64
 INFINITY = 1e9

@@ -33,8 +33,13 @@ arguments compile once and load from numba's on-disk cache on every later run.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit, types
+
+if TYPE_CHECKING:
+    from boardlab.core.game import Game
 
 TO_MOVE = 0
 PLY = 1
@@ -74,6 +79,37 @@ def final_result(data: np.ndarray, seats: int) -> tuple[float, ...] | None:
     return tuple(float(data[SCORE + seat]) / 2 for seat in range(seats))
 
 
+class HeaderReadout:
+    """What a position's header says, for classes holding their state vector in ``_data`` and their
+    game in ``game`` (:class:`~boardlab.core.state.State` and :class:`~boardlab.core.stepper.Stepper`)."""
+
+    __slots__ = ()
+    _data: np.ndarray
+
+    if TYPE_CHECKING:
+        @property
+        def game(self) -> Game: ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat (0-based) that owes the next decision; ``None`` once the game is over."""
+        return seat_to_move(self._data)
+
+    @property
+    def ply(self) -> int:
+        """Decisions (actions) made since the start of the game."""
+        return int(self._data[PLY])
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._data[TO_MOVE] < 0)
+
+    @property
+    def result(self) -> tuple[float, ...] | None:
+        """``None`` while playing; else one score per seat: 1 win, 0 loss, 0.5 draw."""
+        return final_result(self._data, self.game.num_seats)
+
+
 @njit(types.void(types.int64), cache=True)
 def seed_kernels(seed: int) -> None:
     """Seed numba's random generator (used by playouts and search) for reproducible runs."""
@@ -91,6 +127,20 @@ def finish_two_seats(state, winner, reason):  # type: ignore[no-untyped-def]
             state[SCORE + seat] = 1
         else:
             state[SCORE + seat] = 2 if seat == winner else 0
+
+
+@njit(cache=True)
+def occurs_twice(state, value, newest, oldest):  # type: ignore[no-untyped-def]
+    """Whether ``value`` stands at least twice in ``state[newest]``, ``state[newest - 2]``, … down to
+    ``state[oldest]``: a position's third occurrence in a history of two seats' positions, where only
+    every second entry has the same seat to move."""
+    seen = 0
+    for at in range(newest, oldest - 1, -2):
+        if state[at] == value:
+            seen += 1
+            if seen == 2:
+                return True
+    return False
 
 
 @njit(EVALUATE_SIG, cache=True)

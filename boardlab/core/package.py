@@ -18,6 +18,7 @@ boardlab.errors.BoardlabError: a face: cannot import 'boardlab.nowhere:Thing': N
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,33 @@ class GamePackage:
     samples: Samples = field(default_factory=lambda: Samples())
     tuned_search: Options = field(default_factory=dict)
 
+    @classmethod
+    def conventional(cls, home: str, info: GameInfo, face: str, **declared: Any) -> GamePackage:
+        """The package of the game whose code is the package ``home`` (its ``__name__``), each part
+        where the convention puts it unless ``declared`` names it (``None``: the game has none):
+
+        - ``face``: the class ``face`` of ``<home>.face``;
+        - ``renderer``: ``<home>.render``, ``counters``: ``<home>.counters``, ``print_kit``:
+          ``<home>.printing:pages``, each only where that module is (found, not imported);
+        - ``reference``: for boardlab's own games ``tests.reference.<id>_ref`` (the tests'), for
+          another ``<home>.reference`` where it is.
+
+        >>> from boardlab.games.hmdg import INFO
+        >>> p = GamePackage.conventional("boardlab.games.hmdg", INFO, "HiddenMoveDoubleGomoku")
+        >>> p.face, p.reference
+        ('boardlab.games.hmdg.face:HiddenMoveDoubleGomoku', 'tests.reference.hmdg_ref')
+        >>> p.renderer, p.counters, p.print_kit
+        ('boardlab.games.hmdg.render', None, 'boardlab.games.hmdg.printing:pages')
+        """
+        own = home.startswith("boardlab.games.")
+        found = {
+            "renderer": _module_if_there(f"{home}.render"),
+            "counters": _module_if_there(f"{home}.counters"),
+            "print_kit": _module_if_there(f"{home}.printing", ":pages"),
+            "reference": f"tests.reference.{info.id}_ref" if own else _module_if_there(f"{home}.reference"),
+        }
+        return cls(info, face=f"{home}.face:{face}", **(found | declared))
+
     @property
     def id(self) -> str:
         return self.info.id
@@ -101,6 +129,17 @@ class GamePackage:
 
     def counters_module(self) -> ModuleType | None:
         return None if self.counters is None else resolve(self.counters, f"{self.id}'s counters")
+
+
+# The search settings that most games' computer levels 2-5 use: GRAVE, Ludii's MC-GRAVE settings without an
+# exploration term, which won at equal iterations against the levels of 2026 (docs/findings/search.md).
+GRAVE_LEVELS: Options = {"amaf": "grave", "exploration": 0.0}
+
+
+def _module_if_there(module: str, attribute: str = "") -> str | None:
+    """``module`` (with ``attribute``) if the module can be found, ``None`` if not; nothing is imported
+    but the packages above it."""
+    return module + attribute if importlib.util.find_spec(module) is not None else None
 
 
 def resolve(target: str, what: str) -> Any:

@@ -47,7 +47,7 @@ def quoted(text: str) -> str:
     return f"{text[:ECHOED]!r}"[:-1] + "…'" + f" ({len(text)} characters)"
 
 
-class State:
+class State(kernel.HeaderReadout):
     """A position of a game, with the moves that led to it."""
 
     __slots__ = ("_data", "_game", "_known", "_legal", "_move", "_parent")
@@ -82,24 +82,7 @@ class State:
         """The read-only state vector the kernels work on (copy it before applying actions)."""
         return self._data
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat (0-based) that owes the next decision; ``None`` once the game is over."""
-        return kernel.seat_to_move(self._data)
-
-    @property
-    def ply(self) -> int:
-        """Decisions made since the start of the game."""
-        return int(self._data[kernel.PLY])
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._data[kernel.TO_MOVE] < 0)
-
-    @property
-    def result(self) -> tuple[float, ...] | None:
-        """``None`` while playing; else one score per seat: 1 win, 0 loss, 0.5 draw."""
-        return kernel.final_result(self._data, self._game.num_seats)
+    # to_move, ply, is_over, result: read from the header (kernel.HeaderReadout)
 
     @property
     def scores(self) -> tuple[float, ...] | None:

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from boardlab.core.state import State
 
 
-class Stepper:
+class Stepper(kernel.HeaderReadout):
     """A position that changes in place, one atomic action at a time, through the kernels."""
 
     __slots__ = ("_data", "_keep", "_keys", "_legal", "_legal_array", "_out", "_pending", "_scratch", "_state", "game")
@@ -70,24 +70,7 @@ class Stepper:
         """The current state vector (a read-only copy would cost; do not write to it)."""
         return self._data
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat that owes the next decision; ``None`` once the game is over."""
-        return kernel.seat_to_move(self._data)
-
-    @property
-    def ply(self) -> int:
-        """Decisions (actions) made since the start of the game."""
-        return int(self._data[kernel.PLY])
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._data[kernel.TO_MOVE] < 0)
-
-    @property
-    def result(self) -> tuple[float, ...] | None:
-        """As :attr:`State.result`: one score per seat once over (1 win, 0.5 draw, 0 loss)."""
-        return kernel.final_result(self._data, self.game.num_seats)
+    # to_move, ply, is_over, result: read from the header (kernel.HeaderReadout)
 
     @property
     def pending(self) -> tuple[int, ...]:

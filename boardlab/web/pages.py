@@ -6,6 +6,7 @@ their filters and pages are plain links). A page address that names nothing is a
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlencode
@@ -53,14 +54,24 @@ def error_page(request: Request, status: int, message: str) -> HTMLResponse:
     return _page(request, "error.html", f"{heading} · boardlab", status=status, heading=heading, message=message)
 
 
-@router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
-    return _page(request, "home.html", "boardlab")
+def _template_only(template: str, title: str) -> Callable[[Request], HTMLResponse]:
+    def page(request: Request) -> HTMLResponse:
+        return _page(request, template, title)
+
+    return page
 
 
-@router.get("/new", response_class=HTMLResponse)
-def new_game(request: Request) -> HTMLResponse:
-    return _page(request, "new.html", "New game · boardlab")
+# The pages that are their template and nothing else (their scripts fetch what they show). /reset asks
+# for a password reset link; opened from the link (the token after #), it sets the new password.
+for _path, _template, _title in (
+    ("/", "home.html", "boardlab"),
+    ("/new", "new.html", "New game · boardlab"),
+    ("/account", "account.html", "Your account · boardlab"),
+    ("/reset", "reset.html", "Set a new password · boardlab"),
+    ("/rules", "rules_index.html", "Rules · boardlab"),
+):
+    router.add_api_route(_path, _template_only(_template, _title), methods=["GET"], response_class=HTMLResponse,
+                         name=_template.removesuffix(".html"))
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
@@ -80,17 +91,6 @@ def narrow_layout(game: str) -> str:
     """The layout a phone is shown first: the first its package made for narrow screens ('' if none).
     The page's script knows no game; it reads this from the page."""
     return next(iter(package(game).narrow_layouts), "")
-
-
-@router.get("/account", response_class=HTMLResponse)
-def account_page(request: Request) -> HTMLResponse:
-    return _page(request, "account.html", "Your account · boardlab")
-
-
-@router.get("/reset", response_class=HTMLResponse)
-def reset_page(request: Request) -> HTMLResponse:
-    """Ask for a password reset link; opened from the link (the token after #), set the new password."""
-    return _page(request, "reset.html", "Set a new password · boardlab")
 
 
 Name = Annotated[str | None, Query(max_length=64)]
@@ -151,11 +151,6 @@ def _chart(after: list[float], first: float, width: float = 320, height: float =
     points = " ".join(f"{i * step:.1f},{height - 6 - (v - low) / span * (height - 12):.1f}"
                       for i, v in enumerate(values))
     return {"points": points, "low": round(low), "high": round(high), "width": width, "height": height}
-
-
-@router.get("/rules", response_class=HTMLResponse)
-def rules_index(request: Request) -> HTMLResponse:
-    return _page(request, "rules_index.html", "Rules · boardlab")
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)

@@ -77,13 +77,10 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.gtbm.face:Gtbm",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.gtbm_ref",
-    renderer="boardlab.games.gtbm.render",
-    counters="boardlab.games.gtbm.counters",
+    "Gtbm",
     # No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
     # enhancements apply to (docs/findings/search.md).
     samples=Samples(

@@ -35,7 +35,7 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, occurs_twice
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
@@ -234,15 +234,7 @@ def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
     """Whether the newest hash in the history occurs twice before it (threefold repetition)."""
     hist = spec[S_HIST]
     newest = state[F_HIST_LEN] - 1
-    current = state[hist + newest]
-    seen = 0
-    # The side to move alternates every ply, so only every second entry can match.
-    for at in range(newest - 2, -1, -2):
-        if state[hist + at] == current:
-            seen += 1
-            if seen == 2:
-                return True
-    return False
+    return occurs_twice(state, state[hist + newest], hist + newest - 2, hist)
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 INFO = GameInfo(
     id="hmdg",
@@ -83,17 +83,12 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.hmdg.face:HiddenMoveDoubleGomoku",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.hmdg_ref",
-    renderer="boardlab.games.hmdg.render",
-    print_kit="boardlab.games.hmdg.printing:pages",
+    "HiddenMoveDoubleGomoku",
     narrow_layouts=("below",),
-    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
-    # equal iterations against the levels of 2026 (docs/findings/search.md).
-    tuned_search={"amaf": "grave", "exploration": 0.0},
+    tuned_search=GRAVE_LEVELS,
     samples=Samples(
         quick=({"size": 4, "line_length": 3},),
         clicked=({"size": 5, "line_length": 3},),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from boardlab.core.info import GameInfo
 from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 _LITERAL_OR_EXEMPT = ("literal", "exempt")
 
@@ -98,18 +98,12 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.horsmeier.face:Horsmeier",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.horsmeier_ref",
-    renderer="boardlab.games.horsmeier.render",
-    print_kit="boardlab.games.horsmeier.printing:pages",
-    counters="boardlab.games.horsmeier.counters",
+    "Horsmeier",
     narrow_layouts=("narrow",),
-    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
-    # equal iterations against the levels of 2026 (docs/findings/search.md).
-    tuned_search={"amaf": "grave", "exploration": 0.0},
+    tuned_search=GRAVE_LEVELS,
     samples=Samples(
         quick=({"ply_cap": 30},),
         clicked=({},),

@@ -42,7 +42,7 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, finish_two_seats, occurs_twice
 from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
 from boardlab.core.turns import compile_turns
@@ -186,18 +186,27 @@ def strength_blocked(state, spec, piece, direction, to):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
-    """Whether ``colour`` has a legal step (whoever is to move)."""
+def _next_step(state, spec, colour, after):  # type: ignore[no-untyped-def]
+    """``colour``'s first legal step after ``after``, as ``4 * piece + direction``; -1 if none is left.
+
+    Steps come piece by piece, each piece's in direction order: the order ``legal`` lists them in."""
     neigh = spec[S_NEIGH]
-    for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
+    for code in range(max(after + 1, 4 * colour * SLOTS), 4 * (colour * SLOTS + SLOTS)):
+        piece = code >> 2
+        direction = code & 3
         cell = state[P_CELL + piece]
         if cell < 0:
             continue
-        for direction in range(4):
-            to = spec[neigh + 4 * cell + direction]
-            if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
-                return True
-    return False
+        to = spec[neigh + 4 * cell + direction]
+        if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
+            return code
+    return -1
+
+
+@njit(cache=True)
+def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` has a legal step (whoever is to move)."""
+    return _next_step(state, spec, colour, -1) >= 0
 
 
 @njit(cache=True)
@@ -298,14 +307,7 @@ def _repeats_twice(state, spec):  # type: ignore[no-untyped-def]
     top = min(oldest_move - 1, ply - 2)
     if (ply - top) % 2:
         top -= 1
-    current = state[F_HASH]
-    seen = 0
-    for earlier in range(top, state[F_HIST_START] - 1, -2):
-        if state[HIST + earlier] == current:
-            seen += 1
-            if seen == 2:
-                return True
-    return False
+    return occurs_twice(state, state[F_HASH], HIST + top, HIST + state[F_HIST_START])
 
 
 @njit(cache=True)
@@ -357,17 +359,12 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     if state[TO_MOVE] < 0:
         return 0
     colour = state[F_COLOUR]
-    neigh = spec[S_NEIGH]
     count = 0
-    for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
-        cell = state[P_CELL + piece]
-        if cell < 0:
-            continue
-        for direction in range(4):
-            to = spec[neigh + 4 * cell + direction]
-            if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
-                out[count] = 4 * cell + direction
-                count += 1
+    step = _next_step(state, spec, colour, -1)
+    while step >= 0:
+        out[count] = 4 * state[P_CELL + (step >> 2)] + (step & 3)
+        count += 1
+        step = _next_step(state, spec, colour, step)
     if count == 0 and spec[S_NO_MOVE] == NO_MOVE_PASS_DECAY:
         out[0] = PASS
         count = 1

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 INFO = GameInfo(
     id="mobiatus",
@@ -101,17 +101,12 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.mobiatus.face:Mobiatus",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.mobiatus_ref",
-    renderer="boardlab.games.mobiatus.render",
-    print_kit="boardlab.games.mobiatus.printing:pages",
+    "Mobiatus",
     narrow_layouts=("bands",),
-    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
-    # equal iterations against the levels of 2026 (docs/findings/search.md).
-    tuned_search={"amaf": "grave", "exploration": 0.0},
+    tuned_search=GRAVE_LEVELS,
     samples=Samples(
         quick=({"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},),
         clicked=(

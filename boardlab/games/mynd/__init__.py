@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 INFO = GameInfo(
     id="mynd",
@@ -129,16 +129,11 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.mynd.face:Mynd",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.mynd_ref",
-    renderer="boardlab.games.mynd.render",
-    counters="boardlab.games.mynd.counters",
-    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
-    # equal iterations against the levels of 2026 (docs/findings/search.md).
-    tuned_search={"amaf": "grave", "exploration": 0.0},
+    "Mynd",
+    tuned_search=GRAVE_LEVELS,
     samples=Samples(
         quick=({"size": 5, "players": 3, "ply_cap": 20},),
         clicked=({"size": 6, "players": 3},),

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from boardlab.core.info import GameInfo, Variant
 from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 INFO = GameInfo(
     id="ndengrod",
@@ -79,16 +79,11 @@ INFO = GameInfo(
 )
 
 
-GAME = GamePackage(
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab.games.ndengrod.face:Ndengrod",
-    # The plain-Python referee the kernels are tested against: the tests' (tests/reference), not installed.
-    reference="tests.reference.ndengrod_ref",
-    renderer="boardlab.games.ndengrod.render",
-    counters="boardlab.games.ndengrod.counters",
-    # Levels 2-5 search with GRAVE, Ludii's MC-GRAVE settings without an exploration term: it won at
-    # equal iterations against the levels of 2026 (docs/findings/search.md).
-    tuned_search={"amaf": "grave", "exploration": 0.0},
+    "Ndengrod",
+    tuned_search=GRAVE_LEVELS,
     samples=Samples(
         quick=({"size": 3, "length": 3, "ply_cap": 9},),
         clicked=({"size": 3, "length": 3, "swap": True},),

@@ -38,13 +38,13 @@ INFO = GameInfo(
 
 HERE = Path(__file__).resolve().parent
 
-GAME = GamePackage(
+# The face, renderer and referee where GamePackage.conventional looks: .face, .render, .reference.
+GAME = GamePackage.conventional(
+    __name__,
     INFO,
-    face="boardlab_tictac.face:Tictac",
-    renderer="boardlab_tictac.render",
+    "Tictac",
     counters="boardlab_tictac.render",
     rules=HERE / "rules.md",
     goldens=HERE / "golden",
-    reference="boardlab_tictac.reference",
     samples=Samples(quick=({}, {"size": 4, "length": 3}), drawn=({}, {"size": 5}), largest=({}, {"size": 5})),
 )
