@@ -229,32 +229,42 @@ def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=128)
 def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | None = None
-                      ) -> tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...]]:
-    """``statement`` compiled for SQLite's own cursor (``keys``: an INSERT's columns), once: its SQL with
-    ``?`` placeholders, and each placeholder's parameter with the conversion SQLAlchemy would apply to
-    it (timestamps and JSON to text)."""
+                      ) -> tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...], bool]:
+    """``statement`` compiled for the driver's own cursor (``keys``: an INSERT's columns), once: its SQL,
+    each parameter with the conversion SQLAlchemy would apply to it (SQLite: timestamps and JSON to
+    text; psycopg: JSON wrapped), in the placeholders' order, and whether they are positional (SQLite's
+    ``?``) rather than named (psycopg's ``%(name)s``)."""
     compiled = statement.compile(dialect=dialect, column_keys=list(keys) if keys is not None else None)
-    assert compiled.positiontup is not None
-    processors = compiled._bind_processors
-    return compiled.string, tuple((name, processors.get(name)) for name in compiled.positiontup)
+    processors = compiled._bind_processors  # what SQLAlchemy's own execution applies
+    names = compiled.positiontup if compiled.positional else list(compiled.bind_names.values())
+    assert names is not None
+    return compiled.string, tuple((name, processors.get(name)) for name in names), bool(compiled.positional)
 
 
 def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[str, Any],
-                   keys: tuple[str, ...] | None = None) -> int:
-    """Run ``statement`` (SQLite) on the driver's own cursor: the rows it changed. SQLAlchemy's execution
-    cost more than SQLite's own work for the move's two short writes. The driver's errors are raised as
-    SQLAlchemy raises them (a second move for a ply is an ``IntegrityError`` either way)."""
-    sql, binds = _driver_statement(statement, connection.dialect, keys)
-    values = [parameters[name] if process is None else process(parameters[name]) for name, process in binds]
+                   keys: tuple[str, ...] | None = None) -> tuple[int, Any]:
+    """Run ``statement`` on the driver's own cursor: the rows it changed, and its first row (``None``
+    if it returns none). SQLAlchemy's execution cost more in the server's process than the database's
+    own work for a move's short writes. The driver's errors are raised as SQLAlchemy raises them (a
+    second move for a ply is an ``IntegrityError`` either way; a lost connection is invalidated)."""
+    sql, binds, positional = _driver_statement(statement, connection.dialect, keys)
+    converted = ((name, parameters[name] if process is None else process(parameters[name])) for name, process in binds)
+    values: Any = [value for _, value in converted] if positional else dict(converted)
+    if not connection.in_transaction():
+        connection.begin()  # so that SQLAlchemy commits or rolls back what the driver begins here
     driver = connection.connection.driver_connection
     assert driver is not None
     cursor = driver.cursor()
     try:
         cursor.execute(sql, values)
-        return int(cursor.rowcount)
+        return int(cursor.rowcount), cursor.fetchone() if cursor.description is not None else None
     except connection.dialect.loaded_dbapi.Error as error:
-        raise DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
-                                  dialect=connection.dialect) from error
+        wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
+                                      dialect=connection.dialect,
+                                      connection_invalidated=connection.dialect.is_disconnect(error, driver, cursor))
+        if wrapped.connection_invalidated:
+            connection.invalidate(error)
+        raise wrapped from error
     finally:
         cursor.close()
 
@@ -303,15 +313,11 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
         parameters.update(channel=CHANNEL, payload=notify)
         if new_move is not None:
             parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
-        done = connection.execute(_write_and_notify(changed, new_move is not None), parameters).one()[0]
-    elif connection.dialect.name == "sqlite":
-        if new_move is not None:
-            _run_on_driver(connection, _INSERT_MOVE, new_move, _MOVE_FIELDS)
-        done = _run_on_driver(connection, _update_game(changed), parameters)
+        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters)[1][0]
     else:
         if new_move is not None:
-            connection.execute(_INSERT_MOVE, new_move)
-        done = connection.execute(_update_game(changed), parameters).rowcount
+            _run_on_driver(connection, _INSERT_MOVE, new_move, _MOVE_FIELDS)
+        done = _run_on_driver(connection, _update_game(changed), parameters)[0]
     if done != 1:
         raise Conflict(f"game {row.id} was changed meanwhile; try again")
     for seat in row.seats:
