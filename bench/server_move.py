@@ -16,7 +16,8 @@ With ``--postgres`` the same moves are made on SQLite and on PostgreSQL in turns
 ratio of their CPU a move is printed: on PostgreSQL the server's process does less of the work (the
 database's own processes do the rest; their CPU is printed too). Round trips a move: what the move's
 transaction sends to the database and waits for, counted at the wire for PostgreSQL (libpq's trace:
-one ``ReadyForQuery`` ends each), and as statements and commits for SQLite, which runs in-process.
+one ``ReadyForQuery`` ends each), and as the statements SQLite runs (its trace callback: BEGIN and COMMIT
+included) for SQLite, which runs in-process.
 Not a test: nothing is asserted.
 """
 
@@ -92,21 +93,31 @@ class Count:
 
 
 @contextmanager
-def round_trips(engine: Any) -> Iterator[Count]:
-    """Count what the engine's connections send the database and wait for, while inside."""
+def round_trips(engine: Any, held: Any = None) -> Iterator[Count]:
+    """Count what the engine's connections (and ``held``, a connection kept out of the pool: SQLite's
+    writer) send the database and wait for, while inside."""
     counted = Count()
-    if engine.dialect.name == "sqlite":  # in-process: each statement and each commit is one call
-        def statement(*_: Any) -> None:
+    if engine.dialect.name == "sqlite":  # in-process: each statement (BEGIN and COMMIT too) is one call
+        def statement(_sql: str) -> None:
             if not counted.paused:
                 counted.trips += 1
 
-        event.listen(engine, "before_cursor_execute", statement)
-        event.listen(engine, "commit", statement)
+        traced_sqlite: list[Any] = []
+
+        def trace(dbapi_connection: Any, *_: Any) -> None:  # every statement SQLite runs, the driver's own too
+            dbapi_connection.set_trace_callback(statement)
+            traced_sqlite.append(dbapi_connection)
+
+        if held is not None and not held.closed:
+            trace(held.connection.driver_connection)
+        event.listen(engine.pool, "checkout", trace)
         try:
             yield counted
         finally:
-            event.remove(engine, "before_cursor_execute", statement)
-            event.remove(engine, "commit", statement)
+            event.remove(engine.pool, "checkout", trace)
+            for connection in traced_sqlite:
+                with contextlib.suppress(Exception):
+                    connection.set_trace_callback(None)
         return
     from psycopg import pq
 
@@ -211,7 +222,7 @@ async def measure(args: argparse.Namespace, db_url: str, name: str, data_folder:
         alone = time.process_time() - began
         database = database_cpu(data_folder) - database_before
         counted_moves = min(200, args.moves)
-        with round_trips(service.db.engine) as counted:
+        with round_trips(service.db.engine, service.db._writer) as counted:
             for number in range(counted_moves):
                 if games[number % len(games)]["status"] != "active":  # a new game is not a move: not counted
                     counted.paused = True

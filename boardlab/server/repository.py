@@ -11,12 +11,13 @@ that also inserts the move and sends the live update's NOTIFY), see :func:`lock_
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection, Dialect, Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from boardlab.server.errors import Conflict, NotFound
@@ -167,10 +168,7 @@ class Snapshot(NamedTuple):
 def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
     database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    if connection.dialect.name == "postgresql":
-        rows: Sequence[Any] = _locked_rows_postgresql(connection, game_id)
-    else:
-        rows = [found._mapping for found in connection.execute(_LOCK, {"game_id": game_id})]
+    rows = _locked_rows(connection, game_id)
     if not rows:
         raise NotFound(f"no game {game_id}")
     first = rows[0]
@@ -187,18 +185,88 @@ def _lock_sql(dialect: Dialect) -> str:
     return str(_LOCK.compile(dialect=dialect))
 
 
-def _locked_rows_postgresql(connection: Connection, game_id: int) -> list[dict[str, Any]]:
-    """:data:`_LOCK`'s rows as dicts, read on psycopg's own cursor. Through SQLAlchemy's result, psycopg
-    builds a description of each of the 45 columns for every move (a fifth of a move's CPU time in the
-    server's process); the values are the same, as SQLAlchemy's psycopg dialect converts none of these
-    columns' values itself (psycopg decodes JSON and timestamps)."""
+@lru_cache(maxsize=4)
+def _lock_processors(dialect: Dialect) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
+    """The columns of :data:`_LOCK` whose values the dialect converts as it reads them (SQLite: JSON,
+    timestamps and booleans, stored as text and integers), with the conversion SQLAlchemy would apply.
+    None on PostgreSQL: psycopg decodes these columns itself, and SQLAlchemy's psycopg dialect converts
+    none of their values (its processors there need the column's type as the server describes it)."""
+    if dialect.name == "postgresql":
+        return ()
+    found = ((number, column.type.dialect_impl(dialect).result_processor(dialect, None))
+             for number, column in enumerate(_LOCK.selected_columns))
+    return tuple((number, process) for number, process in found if process is not None)
+
+
+def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
+    """:data:`_LOCK`'s rows as dicts, read on the driver's own cursor, the values converted as
+    SQLAlchemy's result would (:func:`_lock_processors`). Through SQLAlchemy's result, each move paid for
+    its rows' machinery (on PostgreSQL psycopg also builds a description of each of the 45 columns: a
+    fifth of a move's CPU time in the server's process), more than the query itself. On SQLite the
+    statement is compiled with ``?`` placeholders, the only parameter being the game's id."""
     if not connection.in_transaction():
-        connection.begin()  # so that SQLAlchemy commits or rolls back what psycopg begins here
+        connection.begin()  # so that SQLAlchemy commits or rolls back what the driver begins here
+    dialect = connection.dialect
     driver = connection.connection.driver_connection
     assert driver is not None
-    with driver.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.dialect), {"game_id": game_id})
-        return [dict(zip(_LOCK_KEYS, found, strict=True)) for found in cursor.fetchall()]
+    cursor = driver.cursor()
+    try:
+        if dialect.name == "postgresql":
+            cursor.execute(_lock_sql(dialect), {"game_id": game_id})
+        else:
+            cursor.execute(_lock_sql(dialect), (game_id,))
+        found = cursor.fetchall()
+    finally:
+        cursor.close()
+    processors = _lock_processors(dialect)
+    if processors:
+        found = [list(values) for values in found]
+        for values in found:
+            for number, process in processors:
+                values[number] = process(values[number])
+    return [dict(zip(_LOCK_KEYS, values, strict=True)) for values in found]
+
+
+@lru_cache(maxsize=128)
+def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | None = None
+                      ) -> tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...], bool]:
+    """``statement`` compiled for the driver's own cursor (``keys``: an INSERT's columns), once: its SQL,
+    each parameter with the conversion SQLAlchemy would apply to it (SQLite: timestamps and JSON to
+    text; psycopg: JSON wrapped), in the placeholders' order, and whether they are positional (SQLite's
+    ``?``) rather than named (psycopg's ``%(name)s``)."""
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys) if keys is not None else None)
+    processors = compiled._bind_processors  # what SQLAlchemy's own execution applies
+    names = compiled.positiontup if compiled.positional else list(compiled.bind_names.values())
+    assert names is not None
+    return compiled.string, tuple((name, processors.get(name)) for name in names), bool(compiled.positional)
+
+
+def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[str, Any],
+                   keys: tuple[str, ...] | None = None) -> tuple[int, Any]:
+    """Run ``statement`` on the driver's own cursor: the rows it changed, and its first row (``None``
+    if it returns none). SQLAlchemy's execution cost more in the server's process than the database's
+    own work for a move's short writes. The driver's errors are raised as SQLAlchemy raises them (a
+    second move for a ply is an ``IntegrityError`` either way; a lost connection is invalidated)."""
+    sql, binds, positional = _driver_statement(statement, connection.dialect, keys)
+    converted = ((name, parameters[name] if process is None else process(parameters[name])) for name, process in binds)
+    values: Any = [value for _, value in converted] if positional else dict(converted)
+    if not connection.in_transaction():
+        connection.begin()  # so that SQLAlchemy commits or rolls back what the driver begins here
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    cursor = driver.cursor()
+    try:
+        cursor.execute(sql, values)
+        return int(cursor.rowcount), cursor.fetchone() if cursor.description is not None else None
+    except connection.dialect.loaded_dbapi.Error as error:
+        wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
+                                      dialect=connection.dialect,
+                                      connection_invalidated=connection.dialect.is_disconnect(error, driver, cursor))
+        if wrapped.connection_invalidated:
+            connection.invalidate(error)
+        raise wrapped from error
+    finally:
+        cursor.close()
 
 
 def _seat_values(seat: Seat) -> tuple[Any, ...]:
@@ -245,11 +313,11 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
         parameters.update(channel=CHANNEL, payload=notify)
         if new_move is not None:
             parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
-        done = connection.execute(_write_and_notify(changed, new_move is not None), parameters).one()[0]
+        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters)[1][0]
     else:
         if new_move is not None:
-            connection.execute(_INSERT_MOVE, new_move)
-        done = connection.execute(_update_game(changed), parameters).rowcount
+            _run_on_driver(connection, _INSERT_MOVE, new_move, _MOVE_FIELDS)
+        done = _run_on_driver(connection, _update_game(changed), parameters)[0]
     if done != 1:
         raise Conflict(f"game {row.id} was changed meanwhile; try again")
     for seat in row.seats:

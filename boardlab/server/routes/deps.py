@@ -29,13 +29,15 @@ def bearer(authorization: str | None) -> str | None:
 
 async def actor(
     request: Request,
-    service: Annotated[GameService, Depends(service)],
     authorization: Annotated[str | None, Header(description="Bearer TOKEN (an API or session token)")] = None,
     x_seat_token: Annotated[str | None, Header(description="a guest seat's token; several (a hot-seat "
                                                            "table's), comma-separated")] = None,
     seat_token: Annotated[str | None, Query(max_length=MAX_TOKENS * 101, description="a guest seat's token; "
                                             "several, comma-separated")] = None,
 ) -> Actor:
+    # The service read here, not as a dependency of its own: FastAPI resolves each dependency on every
+    # request (looked up in its cache even when already resolved), a cost on every move.
+    service: GameService = request.app.state.service
     token = bearer(authorization) or request.cookies.get(COOKIE)
     seats = seat_tokens(x_seat_token or seat_token)
     known = service.accounts.known_actor(token, seats)  # most requests: no database, no thread
