@@ -186,27 +186,18 @@ def strength_blocked(state, spec, piece, direction, to):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def _next_step(state, spec, colour, after):  # type: ignore[no-untyped-def]
-    """``colour``'s first legal step after ``after``, as ``4 * piece + direction``; -1 if none is left.
-
-    Steps come piece by piece, each piece's in direction order: the order ``legal`` lists them in."""
+def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` has a legal step (whoever is to move)."""
     neigh = spec[S_NEIGH]
-    for code in range(max(after + 1, 4 * colour * SLOTS), 4 * (colour * SLOTS + SLOTS)):
-        piece = code >> 2
-        direction = code & 3
+    for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
         cell = state[P_CELL + piece]
         if cell < 0:
             continue
-        to = spec[neigh + 4 * cell + direction]
-        if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
-            return code
-    return -1
-
-
-@njit(cache=True)
-def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
-    """Whether ``colour`` has a legal step (whoever is to move)."""
-    return _next_step(state, spec, colour, -1) >= 0
+        for direction in range(4):
+            to = spec[neigh + 4 * cell + direction]
+            if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -359,12 +350,17 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     if state[TO_MOVE] < 0:
         return 0
     colour = state[F_COLOUR]
+    neigh = spec[S_NEIGH]
     count = 0
-    step = _next_step(state, spec, colour, -1)
-    while step >= 0:
-        out[count] = 4 * state[P_CELL + (step >> 2)] + (step & 3)
-        count += 1
-        step = _next_step(state, spec, colour, step)
+    for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
+        cell = state[P_CELL + piece]
+        if cell < 0:
+            continue
+        for direction in range(4):
+            to = spec[neigh + 4 * cell + direction]
+            if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
+                out[count] = 4 * cell + direction
+                count += 1
     if count == 0 and spec[S_NO_MOVE] == NO_MOVE_PASS_DECAY:
         out[0] = PASS
         count = 1
