@@ -406,18 +406,6 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         _next_turn(state)
 
 
-@njit(cache=True)
-def _may_commit(state, spec, cell):  # type: ignore[no-untyped-def]
-    """Whether the colour to move may commit a stone to ``cell``: not onto a revealed stone of the
-    opponent's, nor onto one of its own unless ``S_OWN_STACK`` allows it."""
-    cells = spec[S_CELLS]
-    own_limit = HIDDEN if spec[S_OWN_STACK] else EMPTY
-    return (
-        state[STONES + state[F_COLOUR] * cells + cell] <= own_limit
-        and state[STONES + (1 - state[F_COLOUR]) * cells + cell] != REVEALED
-    )
-
-
 @njit(LEGAL_SIG, cache=True)
 def legal(state, spec, out):  # type: ignore[no-untyped-def]
     """Write the legal actions for the decision owed now into ``out``; return how many."""
@@ -426,9 +414,13 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     cells = spec[S_CELLS]
     phase = state[F_PHASE]
     if phase == PH_COMMIT:
+        own = STONES + state[F_COLOUR] * cells
+        theirs = STONES + (1 - state[F_COLOUR]) * cells
+        own_limit = HIDDEN if spec[S_OWN_STACK] else EMPTY
         n = 0
         for cell in range(cells):
-            if _may_commit(state, spec, cell):
+            mine = state[own + cell]
+            if mine <= own_limit and state[theirs + cell] != REVEALED:
                 out[n] = 2 * cell
                 out[n + 1] = 2 * cell + 1
                 n += 2
@@ -470,14 +462,18 @@ def is_legal(state, spec, action):  # type: ignore[no-untyped-def]
     cells = spec[S_CELLS]
     phase = state[F_PHASE]
     if phase == PH_COMMIT:
-        if action == 2 * cells:  # the pass: legal only where no commit is
-            cell = 0
-            while cell < cells and not _may_commit(state, spec, cell):
-                cell += 1
-            return cell == cells
+        own = STONES + state[F_COLOUR] * cells
+        theirs = STONES + (1 - state[F_COLOUR]) * cells
+        own_limit = HIDDEN if spec[S_OWN_STACK] else EMPTY
+        if action == 2 * cells:
+            for cell in range(cells):
+                if state[own + cell] <= own_limit and state[theirs + cell] != REVEALED:
+                    return False
+            return True
         if action < 0 or action > 2 * cells:
             return False
-        return _may_commit(state, spec, action >> 1)
+        cell = action >> 1
+        return state[own + cell] <= own_limit and state[theirs + cell] != REVEALED
     if phase == PH_RESPOND:
         size = spec[S_SIZE]
         mask = action - (3 * cells + 3)
