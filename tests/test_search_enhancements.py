@@ -17,7 +17,7 @@ from numba import njit
 import boardlab
 from boardlab.ai import make_agent
 from boardlab.ai import mcts_kernel as mk
-from boardlab.ai.levels import LEVELS_2026
+from boardlab.ai.levels import LEVELS, LEVELS_2026
 from boardlab.ai.mcts import MCTSAgent, SearchSettings
 from boardlab.core import kernel, registry
 from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, HEADER, LEGAL_SIG, MID_TURN, PLY, SCORE, TO_MOVE
@@ -270,6 +270,23 @@ def test_a_level_tuned_for_a_game_searches_that_game_with_its_tuning(monkeypatch
     state = game.new_game()
     agent.choose(state.view(0))
     assert agent.iterations_done == 700
+
+
+def test_a_package_may_tune_one_level_beyond_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    # HMDG's level 4 searches with an exploration term that its other levels do not (docs/findings/ladder.md).
+    found = registry.packages()
+    monkeypatch.setitem(found, "hmdg", replace(found["hmdg"], tuned_search={"amaf": "grave", "exploration": 0.0},
+                                               tuned_levels={4: {"exploration": 0.3}}))
+    game = boardlab.load("hmdg")
+    level3, level4 = make_agent("level3"), make_agent("level4")
+    assert isinstance(level3, MCTSAgent) and isinstance(level4, MCTSAgent)
+    assert level3.settings_for(game).exploration == 0.0
+    assert level4.settings_for(game) == replace(LEVELS[4], amaf="grave", exploration=0.3)
+    assert make_agent("level4:exploration=0.1").settings_for(game).exploration == 0.1  # the spec has the last word
+    monkeypatch.setitem(found, "hmdg", replace(found["hmdg"], tuned_levels={4: {"warp": 9}}))
+    with pytest.raises(boardlab.BoardlabError, match=r"hmdg's tuned_search .*'warp'.*\(level 4\): accepted"):
+        make_agent("level4")
+    make_agent("level3")  # the other levels are not touched by level 4's tuning
 
 
 def test_a_package_tuning_an_unknown_setting_is_named_when_a_level_is_made(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,13 +90,14 @@ def tuned(level: int) -> dict[str, SearchSettings]:
         return {}
     found = {}
     for game_id, package in registry.packages().items():
-        if not package.tuned_search:
+        changes = {**package.tuned_search, **package.tuned_levels.get(level, {})}
+        if not changes:
             continue
         try:
-            found[game_id] = replace(LEVELS[level], **package.tuned_search)
+            found[game_id] = replace(LEVELS[level], **changes)
         except TypeError:
             known = ", ".join(f.name for f in fields(SearchSettings))
-            raise OptionError(f"{game_id}'s tuned_search {dict(package.tuned_search)!r}: accepted: the "
+            raise OptionError(f"{game_id}'s tuned_search {changes!r} (level {level}): accepted: the "
                               f"search settings {known}") from None
     return found
 

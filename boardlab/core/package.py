@@ -74,7 +74,9 @@ class GamePackage:
     - ``samples``: the option sets the generic test suites play (:class:`Samples`);
     - ``tuned_search``: the search settings (names and values of
       :class:`~boardlab.ai.mcts.SearchSettings`) that the computer's levels 2 to 5 change in this game,
-      chosen by matches (see :mod:`boardlab.ai.levels`); empty: the levels as they are.
+      chosen by matches (see :mod:`boardlab.ai.levels`); empty: the levels as they are;
+      ``tuned_levels``: what one level changes beyond that (``{4: {"exploration": 0.2}}``), where a
+      match showed that level needs its own setting.
     """
 
     info: GameInfo
@@ -88,6 +90,7 @@ class GamePackage:
     goldens: Path | None = None
     samples: Samples = field(default_factory=lambda: Samples())
     tuned_search: Options = field(default_factory=dict)
+    tuned_levels: Mapping[int, Options] = field(default_factory=dict)
 
     @classmethod
     def conventional(cls, home: str, info: GameInfo, face: str, **declared: Any) -> GamePackage:
