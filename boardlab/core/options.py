@@ -1,7 +1,8 @@
 """Declared game options: name, type, default, what is accepted, and which seed ambiguity it settles.
 
-Every game declares its options once, as a tuple of :class:`Option`; the CLI, the records, the
-docs and the conformance tests all read them from there.
+Every game declares its options once, as a tuple of :class:`Option` (boardlab's games as data, in an
+``options.toml`` beside the game's ``__init__.py``, read by :func:`read_options`); the CLI, the records,
+the docs and the conformance tests all read them from there.
 
 >>> size = Option("size", 5, "cells along each side of the board", minimum=2, maximum=12)
 >>> size.parse("6")
@@ -12,11 +13,13 @@ docs and the conformance tests all read them from there.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import Any
 
-from boardlab.errors import OptionError
+from boardlab.errors import BoardlabError, OptionError
 
 OptionValue = int | bool | str
 
@@ -93,6 +96,41 @@ class Option:
         if isinstance(value, str) and value.strip().lower() in self.choices:
             return value.strip().lower()
         raise bad
+
+
+_TABLE_KEYS = ("default", "help", "minimum", "maximum", "ambiguity", "added", "choices")
+
+
+def read_options(package: str) -> tuple[Option, ...]:
+    """The options that the game package ``package`` declares in its ``options.toml``, in the file's order.
+
+    Each table is one option, named by its header: ``default`` (its type fixes the option's) and
+    ``help``; as needed ``minimum``, ``maximum``, ``ambiguity`` and ``added``; for a text option
+    ``choices``: a list of the accepted values, or a table of each value and what it means (its help).
+
+    >>> [option.name for option in read_options("boardlab.games.gtbm")][:3]
+    ['size', 'capture_reach', 'mandatory_capture']
+    """
+    source = files(package).joinpath("options.toml")
+    try:
+        tables = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise BoardlabError(f"{package}: cannot read options.toml: {error}") from None
+    return tuple(_option_from_table(f"{package} options.toml [{name}]", name, table)
+                 for name, table in tables.items())
+
+
+def _option_from_table(where: str, name: str, table: Any) -> Option:
+    if not isinstance(table, dict) or "default" not in table or "help" not in table:
+        raise BoardlabError(f"{where}: an option is a table with at least default and help")
+    unknown = [key for key in table if key not in _TABLE_KEYS]
+    if unknown:
+        raise BoardlabError(f"{where}: unknown key {unknown[0]!r}; accepted: {', '.join(_TABLE_KEYS)}")
+    choices = table.get("choices", ())
+    choice_help = dict(choices) if isinstance(choices, dict) else {}
+    return Option(name, table["default"], table["help"], choices=tuple(choices), minimum=table.get("minimum"),
+                  maximum=table.get("maximum"), ambiguity=table.get("ambiguity"), added=table.get("added", False),
+                  choice_help=choice_help)
 
 
 def resolve_options(

@@ -37,7 +37,7 @@ slide's resting face, ``*`` after a capture. Also ``swap`` (``first_player=pie``
 from __future__ import annotations
 
 from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import Option
+from boardlab.core.options import read_options
 from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
 
 INFO = GameInfo(
@@ -49,50 +49,7 @@ INFO = GameInfo(
     rules_version="1",
     summary="Knights on a Möbius strip capture from the far side; every move leaves singularities behind.",
     source="seed 003: LiveJournal post by kistaro, 14 Nov 2004",
-    options=(
-        Option("length", 30, "paper squares along the strip (the seed: 30; 31 counts the taping overlap)",
-               minimum=4, maximum=100, ambiguity="B1"),
-        Option("width", 5, "paper squares across the strip (rows a, b, …)", minimum=2, maximum=12,
-               ambiguity="B1"),
-        Option("blue_offset", 15,
-               "columns along the loop from Red's first line to Blue's first line (length or more: "
-               "Blue's dots start on the back board)", minimum=1, maximum=199, ambiguity="B3"),
-        Option("line_gap", 0,
-               "columns left free between each side's two starting lines (the notes' red_gap; 0: adjacent)",
-               minimum=0, maximum=97, ambiguity="B3"),
-        Option("first_player", "red", "who makes the first move", choices=("red", "blue", "random", "pie"),
-               ambiguity="B4",
-               choice_help={"red": "Red, the colour named first",
-                            "blue": "Blue",
-                            "random": "drawn by lot when the game is set up (the draw is kept as red or blue)",
-                            "pie": "Red moves first; then Blue's player may answer 'swap' and take over Red"}),
-        Option("movement", "knight",
-               "how a piece leaps: the seed's knight, or an added leaper (\"knight moves aren't good enough\")",
-               choices=("knight", "camel", "zebra", "knight_wazir"), ambiguity="B5", added=True,
-               choice_help={"knight": "the seed's knight: 1 square one way and 2 at right angles, (1,2)",
-                            "camel": "added: a camel leap, 1 square one way and 3 at right angles, (1,3)",
-                            "zebra": "added: a zebra leap, 2 squares one way and 3 at right angles, (2,3); "
-                                     "needs width 3 or more",
-                            "knight_wazir": "added: a knight's move, (1,2), or a wazir step, 1 square "
-                                            "orthogonally, (1,0)"}),
-        Option("origin_joins_slide_group", False,
-               "true: the moving piece's face and its opposite turn singular at lift-off, so a slide "
-               "may pass through them", ambiguity="B7"),
-        Option("chain_capture", "optional", "which hops a capture chain may continue with",
-               choices=("optional", "must_continue_capturing"), ambiguity="B9",
-               choice_help={"optional": "any legal hop, even where a capture is available",
-                            "must_continue_capturing": "a capture, wherever one can be completed"}),
-        Option("mandatory_capture", "off", "whether a player must capture when able (the seed's proposed variant)",
-               choices=("off", "on", "maximal"), ambiguity="B10",
-               choice_help={"off": "captures are optional",
-                            "on": "if any capture chain can be completed, the turn must capture",
-                            "maximal": "the turn must make a chain with the most captures possible"}),
-        Option("move_pair_limit", 70, "the game ends after this many move pairs (0: no limit)",
-               minimum=0, maximum=10000, ambiguity="B11"),
-        Option("limit_result", "draw", "the result when the move-pair limit ends the game",
-               choices=("draw", "more_pieces_wins"), ambiguity="B11",
-               choice_help={"draw": "a draw", "more_pieces_wins": "more pieces left wins; equal is a draw"}),
-    ),
+    options=read_options(__name__),  # options.toml
     variants=(
         Variant("mandatory_captures", {"mandatory_capture": "on"},
                 "the author's proposed change: \"Mandatory captures? This could, at the very least, be a variant.\""),
