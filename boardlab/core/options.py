@@ -1,7 +1,7 @@
 """Declared game options: name, type, default, what is accepted, and which seed ambiguity it settles.
 
-Every game declares its options once, as a tuple of :class:`Option` (boardlab's games as data, in an
-``options.toml`` beside the game's ``__init__.py``, read by :func:`read_options`); the CLI, the records,
+Every game declares its options once, as a tuple of :class:`Option` (boardlab's games as data, in the
+``game.toml`` beside the game's ``__init__.py``: :func:`options_from_tables`); the CLI, the records,
 the docs and the conformance tests all read them from there.
 
 >>> size = Option("size", 5, "cells along each side of the board", minimum=2, maximum=12)
@@ -13,10 +13,8 @@ the docs and the conformance tests all read them from there.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import Any
 
 from boardlab.errors import BoardlabError, OptionError
@@ -101,23 +99,19 @@ class Option:
 _TABLE_KEYS = ("default", "help", "minimum", "maximum", "ambiguity", "added", "choices")
 
 
-def read_options(package: str) -> tuple[Option, ...]:
-    """The options that the game package ``package`` declares in its ``options.toml``, in the file's order.
+def options_from_tables(where: str, tables: Mapping[str, Any]) -> tuple[Option, ...]:
+    """Options declared as data (a game's ``game.toml``, its ``[options]``), in the tables' order.
 
-    Each table is one option, named by its header: ``default`` (its type fixes the option's) and
+    Each table is one option, named by its key: ``default`` (its type fixes the option's) and
     ``help``; as needed ``minimum``, ``maximum``, ``ambiguity`` and ``added``; for a text option
     ``choices``: a list of the accepted values, or a table of each value and what it means (its help).
 
-    >>> [option.name for option in read_options("boardlab.games.gtbm")][:3]
-    ['size', 'capture_reach', 'mandatory_capture']
+    >>> options_from_tables("g", {"reach": {"default": "near", "help": "how far",
+    ...                                     "choices": {"near": "one step", "far": "any distance"}}})
+    (Option(name='reach', default='near', help='how far', choices=('near', 'far'), minimum=None, maximum=None, \
+ambiguity=None, added=False, choice_help={'near': 'one step', 'far': 'any distance'}),)
     """
-    source = files(package).joinpath("options.toml")
-    try:
-        tables = tomllib.loads(source.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise BoardlabError(f"{package}: cannot read options.toml: {error}") from None
-    return tuple(_option_from_table(f"{package} options.toml [{name}]", name, table)
-                 for name, table in tables.items())
+    return tuple(_option_from_table(f"{where} [options.{name}]", name, table) for name, table in tables.items())
 
 
 def _option_from_table(where: str, name: str, table: Any) -> Option:

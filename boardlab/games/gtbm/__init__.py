@@ -26,39 +26,10 @@ move ``c3-d4``, a capture ``c3-d4xd3`` (naming the square of the piece taken).
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import read_options
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GamePackage
 
-INFO = GameInfo(
-    id="gtbm",
-    name="Get thee behind me…",
-    designer="Mike Reddy",
-    year=2013,
-    players=(2,),
-    rules_version="1",
-    summary="Step diagonally forward or straight back; get behind an enemy piece from the side to take it.",
-    source="seed 000: blog post 'Two #1GAM board games', January 2013",
-    options=read_options(__name__),  # options.toml
-    variants=(
-        Variant("sixteen", {"size": 16}, "the seed's optional 16×16 board with 16 pieces each"),
-    ),
-    end_reasons={1: "no legal move", 2: "all captured", 3: "neither can move", 4: "repetition",
-                 5: "no-capture limit"},
-    added_endings={4: "repetition (G6)", 5: "no_capture_limit (G6)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Gtbm",
-    # No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
-    # enhancements apply to (docs/findings/search.md).
-    samples=Samples(
-        quick=({"size": 4, "no_capture_limit": 3},),
-        clicked=({"size": 6},),
-        drawn=({}, {"size": 16}),
-        largest=({}, {"size": 16}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+# No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
+# enhancements apply to (docs/findings/search.md).
+GAME = GamePackage.conventional(__name__, INFO, "Gtbm")

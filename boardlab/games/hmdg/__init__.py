@@ -28,40 +28,9 @@ side ``x`` or ``o``; a commit ``e5/row`` or ``e5/col``; a response ``none`` or `
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import read_options
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-INFO = GameInfo(
-    id="hmdg",
-    name="Hidden Move Double Gomoku",
-    designer="teucer and Levitating Potato",
-    year=2008,
-    players=(2,),
-    rules_version="1",
-    summary="Gomoku with secret moves: announce a row or column, the opponent may reveal stones to block.",
-    source="seed 002: SF0 task completion 'Public Surface', 23 Mar 2008",
-    perfect_information=False,
-    options=read_options(__name__),  # options.toml
-    variants=(
-        Variant("earlier_version", {"lines_needed": 1},
-                "the designers' earlier version: one five wins (\"this version was of lower quality\")"),
-    ),
-    end_reasons={1: "lines", 2: "passes", 3: "no target"},
-    added_endings={2: "passes (H8)", 3: "no_target (H8)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "HiddenMoveDoubleGomoku",
-    narrow_layouts=("below",),
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"size": 4, "line_length": 3},),
-        clicked=({"size": 5, "line_length": 3},),
-        drawn=({}, {"size": 5, "line_length": 3, "setup": "fixed"}),
-        largest=({},),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "HiddenMoveDoubleGomoku", narrow_layouts=("below",),
+                                tuned_search=GRAVE_LEVELS)

@@ -32,36 +32,8 @@ Notation: squares ``a1``–``k11`` (files from the left, rows from White's side)
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo
-from boardlab.core.options import read_options
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-INFO = GameInfo(
-    id="horsmeier",
-    name="Horsmeier's strength race",
-    designer="Jos Horsmeier",
-    year=1994,
-    players=(2,),
-    rules_version="1",
-    summary="Race a piece to the far row; rows of stronger enemy pieces block the way, and strengths "
-            "and life spans change as pieces move.",
-    source="seed 004: rec.games.design article 'game board design', 1994",
-    options=read_options(__name__),  # options.toml
-    end_reasons={1: "far row", 2: "no pieces", 3: "no legal move", 4: "repetition", 5: "ply cap"},
-    added_endings={3: "no_move_rule (J9)", 4: "repetition (J10)", 5: "ply_cap (J10)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Horsmeier",
-    narrow_layouts=("narrow",),
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"ply_cap": 30},),
-        clicked=({},),
-        drawn=({}, {"upgrade_rule": "since_last_change"}),
-        largest=({}, {"upgrade_rule": "since_last_change"}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "Horsmeier", narrow_layouts=("narrow",), tuned_search=GRAVE_LEVELS)

@@ -36,46 +36,8 @@ slide's resting face, ``*`` after a capture. Also ``swap`` (``first_player=pie``
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import read_options
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-INFO = GameInfo(
-    id="mobiatus",
-    name="Möbiatus",
-    designer="Kistaro Windrider (kistaro)",
-    year=2004,
-    players=(2,),
-    rules_version="1",
-    summary="Knights on a Möbius strip capture from the far side; every move leaves singularities behind.",
-    source="seed 003: LiveJournal post by kistaro, 14 Nov 2004",
-    options=read_options(__name__),  # options.toml
-    variants=(
-        Variant("mandatory_captures", {"mandatory_capture": "on"},
-                "the author's proposed change: \"Mandatory captures? This could, at the very least, be a variant.\""),
-    ),
-    end_reasons={1: "no pieces", 2: "no moves", 3: "move-pair limit"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Mobiatus",
-    narrow_layouts=("bands",),
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"length": 10, "width": 3, "blue_offset": 5, "move_pair_limit": 4},),
-        clicked=(
-            # a short strip: capture chains come early
-            {"length": 8, "width": 3, "blue_offset": 4},
-            {"length": 8, "width": 3, "blue_offset": 4, "first_player": "pie"},
-            {"length": 8, "width": 3, "blue_offset": 4, "movement": "knight_wazir"},  # 12 hops a square
-            {"length": 8, "width": 4, "blue_offset": 4, "movement": "camel"},
-        ),
-        drawn=({}, {"length": 8, "width": 3, "blue_offset": 4}),
-        largest=({}, {"length": 16, "blue_offset": 8}, {"length": 31},
-                 {"width": 12},  # the widest strip (B1): two boards of 12 rows are 30 lines
-                 {"width": 12, "length": 31}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "Mobiatus", narrow_layouts=("bands",), tuned_search=GRAVE_LEVELS)

@@ -32,41 +32,8 @@ down, left), ``d4^`` for one piece; ``pass``.
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import read_options
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-INFO = GameInfo(
-    id="mynd",
-    name="Mynd",
-    designer="Mike Reddy",
-    year=2013,
-    players=(2, 3, 4),
-    rules_version="1",
-    summary="Grow, push and wall in territory on a Go board, for 2 to 4 players.",
-    source="seed 000: the designer's #1GAM blog post, January 2013 (part 2)",
-    options=read_options(__name__),  # options.toml
-    variants=(
-        Variant("three_players", {"players": 3}, "three players: pegs bottom-left, top-middle, bottom-right"),
-        Variant("four_players", {"players": 4}, "four players, one peg in each corner"),
-        Variant("simple", {"diagonal_links": "mutual_cut", "territory_rule": "go_area"},
-                "the simplest reading of walls and territory (stateless links, Go-like areas), for "
-                "first AI experiments"),
-    ),
-    end_reasons={1: "passes", 2: "ply cap", 3: "repetition"},
-    added_endings={2: "ply_cap (M9)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Mynd",
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"size": 5, "players": 3, "ply_cap": 20},),
-        clicked=({"size": 6, "players": 3},),
-        drawn=({"size": 7}, {"size": 7, "players": 4}, {"size": 7, "lock_on_enclose": True}),
-        largest=({}, {"players": 3}, {"players": 4}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "Mynd", tuned_search=GRAVE_LEVELS)

@@ -26,42 +26,8 @@ Notation (pbmserv): rows ``a``, ``b``, … from the top; cells numbered along th
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import read_options
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-INFO = GameInfo(
-    id="ndengrod",
-    name="Ndengrod",
-    designer="Cameron Browne (Ludi)",
-    year=2007,
-    players=(2,),
-    rules_version="1",
-    summary="Make a line of five on a hex board; groups without freedom are captured.",
-    source="seed 001: pbmserv announcement, 27 Aug 2008",
-    options=read_options(__name__),  # options.toml
-    variants=(
-        Variant("pbmserv_revised", {"self_capture": False, "swap": True},
-                "pbmserv's later help page: no suicide, first-move swap"),
-        Variant("pentalath", {"self_capture": False, "swap": True, "board": "trapezoid"},
-                "the published Pentalath: 70-cell trapezoid, no suicide, swap"),
-        Variant("ludii", {"self_capture": False, "board": "trapezoid"},
-                "Ludii's Pentalath.lud: 70-cell trapezoid, no suicide, no swap"),
-    ),
-    end_reasons={1: "line", 2: "repetition", 3: "ply cap", 4: "passes"},
-    added_endings={2: "repetition (N6)", 3: "ply_cap (N6)", 4: "passes (N6)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Ndengrod",
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"size": 3, "length": 3, "ply_cap": 9},),
-        clicked=({"size": 3, "length": 3, "swap": True},),
-        drawn=({}, {"board": "trapezoid", "size": 4, "length": 4}, {"swap": True}),
-        largest=({}, {"size": 8}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "Ndengrod", tuned_search=GRAVE_LEVELS)
