@@ -272,8 +272,11 @@ class SpecBuilder:
 def bind_kernels(face: type, module: ModuleType, evaluate: Callable[..., None] | None = None) -> None:
     """The ``*_kernel`` class attributes of a face from its kernel module: ``legal``, ``apply``,
     ``turns`` and ``planes``, and ``describe`` and ``evaluate`` where the module (or ``evaluate``) has
-    one. What the face's class body sets itself stays."""
+    one; ``state_length_at`` from its ``S_STATE_LEN`` where it has that. What the face's class body
+    sets itself stays."""
     own = face.__dict__
+    if hasattr(module, "S_STATE_LEN") and "state_length_at" not in own:
+        face.state_length_at = module.S_STATE_LEN  # type: ignore[attr-defined]
     for name in ("legal", "apply", "turns", "planes", "describe"):
         if hasattr(module, name) and f"{name}_kernel" not in own:
             setattr(face, f"{name}_kernel", staticmethod(getattr(module, name)))

@@ -88,7 +88,8 @@ class Game(ABC):
     # planes(view_vector, spec, seat, out): fills a view's planes (core/planes.py); None: from cell_contents.
     planes_kernel: ClassVar[Callable[..., None] | None] = None
 
-    # The spec field that holds a state vector's length (each game's kernel layout says which).
+    # The spec field that holds a state vector's length (each game's kernel layout says which; ``kernels=k``
+    # takes ``k.S_STATE_LEN``).
     state_length_at: ClassVar[int]
 
     def __init_subclass__(cls, kernels: ModuleType | None = None,

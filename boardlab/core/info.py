@@ -6,12 +6,15 @@ what is about to be compiled costs no import of the compiled rules.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
-from boardlab.core.options import Option, OptionValue
-from boardlab.errors import OptionError
+from boardlab.core.options import Option, OptionValue, options_from_tables
+from boardlab.errors import BoardlabError, OptionError
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,49 @@ class GameInfo:
 
     def __repr__(self) -> str:
         return f"<GameInfo {self.id}: {self.name} by {self.designer}, {self.year}>"
+
+
+_INFO_KEYS = ("id", "name", "designer", "year", "players", "rules_version", "summary", "source",
+              "perfect_information", "end_reasons", "added_endings", "variants", "options")
+
+
+@cache
+def game_table(package: str) -> Mapping[str, Any]:
+    """The game package ``package``'s ``game.toml``: what the game is, declared as data."""
+    try:
+        return tomllib.loads(files(package).joinpath("game.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise BoardlabError(f"{package}: cannot read game.toml: {error}") from None
+
+
+def read_info(package: str) -> GameInfo:
+    """The description that the game package ``package`` declares in its ``game.toml``.
+
+    Its keys are :class:`GameInfo`'s fields (``end_reasons`` and ``added_endings`` keyed by the
+    number as text), ``[variants.NAME]`` tables of ``help`` and ``options``, and ``[options.NAME]``
+    tables (:func:`~boardlab.core.options.options_from_tables`); ``[samples]`` is the package's
+    (:func:`~boardlab.core.package.read_samples`).
+
+    >>> read_info("boardlab.games.gtbm").variants
+    (Variant(name='sixteen', options={'size': 16}, help="the seed's optional 16×16 board with 16 pieces each"),)
+    """
+    where = f"{package} game.toml"
+    table = {key: value for key, value in game_table(package).items() if key != "samples"}
+    unknown = [key for key in table if key not in _INFO_KEYS]
+    if unknown:
+        raise BoardlabError(f"{where}: unknown key {unknown[0]!r}; accepted: {', '.join(_INFO_KEYS)}, samples")
+    built = ("players", "options", "variants", "end_reasons", "added_endings")
+    try:
+        return GameInfo(
+            **{key: value for key, value in table.items() if key not in built},
+            players=tuple(table["players"]),
+            options=options_from_tables(where, table.get("options", {})),
+            variants=tuple(Variant(name, v["options"], v["help"]) for name, v in table.get("variants", {}).items()),
+            end_reasons={int(n): text for n, text in table.get("end_reasons", {}).items()},
+            added_endings={int(n): text for n, text in table.get("added_endings", {}).items()},
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise BoardlabError(f"{where}: not a game description ({error!r})") from None
 
 
 def info_document(info: GameInfo) -> dict[str, Any]:

@@ -130,6 +130,28 @@ def finish_two_seats(state, winner, reason):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def set_add(state, items, places, count_field, item):  # type: ignore[no-untyped-def]
+    """Add ``item`` to an indexed set kept in ``state``: its ``state[count_field]`` members listed from
+    ``state[items]``, and each member's place in that list at ``state[places + member]`` (a member is
+    dropped in constant time, and the list is what a legal-move kernel copies out)."""
+    count = state[count_field]
+    state[items + count] = item
+    state[places + item] = count
+    state[count_field] = count + 1
+
+
+@njit(cache=True)
+def set_discard(state, items, places, count_field, item):  # type: ignore[no-untyped-def]
+    """Drop the member ``item`` from the indexed set of :func:`set_add`: the last member takes its place."""
+    last = state[count_field] - 1
+    place = state[places + item]
+    moved = state[items + last]
+    state[items + place] = moved
+    state[places + moved] = place
+    state[count_field] = last
+
+
+@njit(cache=True)
 def occurs_twice(state, value, newest, oldest):  # type: ignore[no-untyped-def]
     """Whether ``value`` stands at least twice in ``state[newest]``, ``state[newest - 2]``, … down to
     ``state[oldest]``: a position's third occurrence in a history of two seats' positions, where only

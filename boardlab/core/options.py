@@ -1,7 +1,8 @@
 """Declared game options: name, type, default, what is accepted, and which seed ambiguity it settles.
 
-Every game declares its options once, as a tuple of :class:`Option`; the CLI, the records, the
-docs and the conformance tests all read them from there.
+Every game declares its options once, as a tuple of :class:`Option` (boardlab's games as data, in the
+``game.toml`` beside the game's ``__init__.py``: :func:`options_from_tables`); the CLI, the records,
+the docs and the conformance tests all read them from there.
 
 >>> size = Option("size", 5, "cells along each side of the board", minimum=2, maximum=12)
 >>> size.parse("6")
@@ -16,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from boardlab.errors import OptionError
+from boardlab.errors import BoardlabError, OptionError
 
 OptionValue = int | bool | str
 
@@ -93,6 +94,37 @@ class Option:
         if isinstance(value, str) and value.strip().lower() in self.choices:
             return value.strip().lower()
         raise bad
+
+
+_TABLE_KEYS = ("default", "help", "minimum", "maximum", "ambiguity", "added", "choices")
+
+
+def options_from_tables(where: str, tables: Mapping[str, Any]) -> tuple[Option, ...]:
+    """Options declared as data (a game's ``game.toml``, its ``[options]``), in the tables' order.
+
+    Each table is one option, named by its key: ``default`` (its type fixes the option's) and
+    ``help``; as needed ``minimum``, ``maximum``, ``ambiguity`` and ``added``; for a text option
+    ``choices``: a list of the accepted values, or a table of each value and what it means (its help).
+
+    >>> options_from_tables("g", {"reach": {"default": "near", "help": "how far",
+    ...                                     "choices": {"near": "one step", "far": "any distance"}}})
+    (Option(name='reach', default='near', help='how far', choices=('near', 'far'), minimum=None, maximum=None, \
+ambiguity=None, added=False, choice_help={'near': 'one step', 'far': 'any distance'}),)
+    """
+    return tuple(_option_from_table(f"{where} [options.{name}]", name, table) for name, table in tables.items())
+
+
+def _option_from_table(where: str, name: str, table: Any) -> Option:
+    if not isinstance(table, dict) or "default" not in table or "help" not in table:
+        raise BoardlabError(f"{where}: an option is a table with at least default and help")
+    unknown = [key for key in table if key not in _TABLE_KEYS]
+    if unknown:
+        raise BoardlabError(f"{where}: unknown key {unknown[0]!r}; accepted: {', '.join(_TABLE_KEYS)}")
+    choices = table.get("choices", ())
+    choice_help = dict(choices) if isinstance(choices, dict) else {}
+    return Option(name, table["default"], table["help"], choices=tuple(choices), minimum=table.get("minimum"),
+                  maximum=table.get("maximum"), ambiguity=table.get("ambiguity"), added=table.get("added", False),
+                  choice_help=choice_help)
 
 
 def resolve_options(

@@ -21,11 +21,12 @@ import importlib
 import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from boardlab.core.info import GameInfo
+from boardlab.core.info import GameInfo, game_table
 from boardlab.errors import BoardlabError
 
 if TYPE_CHECKING:
@@ -52,6 +53,20 @@ class Samples:
     clicked: tuple[Options, ...] = ()
     drawn: tuple[Options, ...] = ({},)
     largest: tuple[Options, ...] = ({},)
+
+
+def read_samples(package: str) -> Samples:
+    """The ``[samples]`` of the game package ``package``'s ``game.toml``: each a list of option tables.
+
+    >>> read_samples("boardlab.games.gtbm").quick
+    ({'size': 4, 'no_capture_limit': 3},)
+    """
+    table = game_table(package).get("samples", {})
+    try:
+        return Samples(**{suite: tuple(option_sets) for suite, option_sets in table.items()})
+    except TypeError as error:
+        raise BoardlabError(f"{package} game.toml [samples]: {error} (accepted: {', '.join(Samples.__annotations__)})"
+                            ) from None
 
 
 @dataclass(frozen=True)
@@ -101,7 +116,8 @@ class GamePackage:
         - ``renderer``: ``<home>.render``, ``counters``: ``<home>.counters``, ``print_kit``:
           ``<home>.printing:pages``, each only where that module is (found, not imported);
         - ``reference``: for boardlab's own games ``tests.reference.<id>_ref`` (the tests'), for
-          another ``<home>.reference`` where it is.
+          another ``<home>.reference`` where it is;
+        - ``samples``: the ``[samples]`` of ``<home>``'s ``game.toml`` (:func:`read_samples`), where it has one.
 
         >>> from boardlab.games.hmdg import INFO
         >>> p = GamePackage.conventional("boardlab.games.hmdg", INFO, "HiddenMoveDoubleGomoku")
@@ -111,12 +127,14 @@ class GamePackage:
         ('boardlab.games.hmdg.render', None, 'boardlab.games.hmdg.printing:pages')
         """
         own = home.startswith("boardlab.games.")
-        found = {
+        found: dict[str, Any] = {
             "renderer": _module_if_there(f"{home}.render"),
             "counters": _module_if_there(f"{home}.counters"),
             "print_kit": _module_if_there(f"{home}.printing", ":pages"),
             "reference": f"tests.reference.{info.id}_ref" if own else _module_if_there(f"{home}.reference"),
         }
+        if files(home).joinpath("game.toml").is_file():
+            found["samples"] = read_samples(home)
         return cls(info, face=f"{home}.face:{face}", **(found | declared))
 
     @property

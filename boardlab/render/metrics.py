@@ -1,7 +1,7 @@
 """How wide a line of text is drawn, so that lines can be broken to fit a picture (SVG has no wrapping).
 
 Widths are DejaVu Sans's own advances (the pictures' first font: Debian's fonts-dejavu-core),
-read from the font files once by ``scripts/font_metrics.py``.
+read from the font files once by ``scripts/font_metrics.py`` into ``font_widths.json``.
 A character the table lacks (another script) counts as a full em, so a guess errs on the safe side.
 
 >>> round(text_width("Black to move", 10.0), 2)
@@ -14,10 +14,13 @@ True
 
 from __future__ import annotations
 
-from boardlab.render.metrics_table import BOLD, CHARS, REGULAR
+import json
+from importlib.resources import files
 
 UNKNOWN = 1000  # thousandths of an em
-_WIDTHS = {False: dict(zip(CHARS, REGULAR, strict=True)), True: dict(zip(CHARS, BOLD, strict=True))}
+_TABLE = json.loads(files("boardlab.render").joinpath("font_widths.json").read_text(encoding="utf-8"))
+_WIDTHS = {bold: dict(zip(_TABLE["chars"], _TABLE["bold" if bold else "regular"], strict=True))
+           for bold in (False, True)}
 
 
 def text_width(words: str, size: float, *, bold: bool = False) -> float:

@@ -26,67 +26,10 @@ move ``c3-d4``, a capture ``c3-d4xd3`` (naming the square of the piece taken).
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo, Variant
-from boardlab.core.options import Option
-from boardlab.core.package import GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GamePackage
 
-INFO = GameInfo(
-    id="gtbm",
-    name="Get thee behind me…",
-    designer="Mike Reddy",
-    year=2013,
-    players=(2,),
-    rules_version="1",
-    summary="Step diagonally forward or straight back; get behind an enemy piece from the side to take it.",
-    source="seed 000: blog post 'Two #1GAM board games', January 2013",
-    options=(
-        Option("size", 8, "squares along each side; each player has this many pieces on the home row "
-               "(an even number; the seed also allows 16)", minimum=4, maximum=26),
-        Option("capture_reach", "adjacent", "which enemy piece a diagonal step takes", ambiguity="G1",
-               choices=("adjacent", "column", "diagonal_also"),
-               choice_help={"adjacent": "the piece beside the start square, on the side stepped toward: the "
-                                        "mover lands directly behind it (the seed's reading)",
-                            "column": "the first piece met going back down the landing square's column, "
-                                      "if it is an enemy, however far (for playtesting)",
-                            "diagonal_also": "as adjacent, and also the enemy piece two files beside the "
-                                             "start square (diagonally behind the landing square)"}),
-        Option("mandatory_capture", False, "when some move captures, a capturing move must be played",
-               ambiguity="G3"),
-        Option("stuck_check", "start_of_turn", "when being unable to move ends the game", ambiguity="G5",
-               choices=("start_of_turn", "both_after_each_move"),
-               choice_help={"start_of_turn": "the player to move with no legal move loses if the opponent "
-                                             "could move, else it is a draw (the seed)",
-                            "both_after_each_move": "the game ends as soon as either player cannot move "
-                                                    "after any move; that player loses (both: a draw)"}),
-        Option("repetition", "draw", "what repeating a position does (added rule)", choices=("draw", "off"),
-               ambiguity="G6", added=True,
-               choice_help={"draw": "the third occurrence of a position (pieces, player to move) draws",
-                            "off": "positions may repeat; the no-capture limit still ends the game"}),
-        Option("no_capture_limit", 100, "the game ends after this many plies in a row without a capture "
-               "(added rule)", minimum=1, maximum=10000, ambiguity="G6", added=True),
-        Option("cap_adjudication", "draw", "the result when the no-capture limit ends the game (added rule)",
-               choices=("draw", "most_pieces"), ambiguity="G6", added=True,
-               choice_help={"draw": "a draw", "most_pieces": "the player with more pieces wins; equal: a draw"}),
-    ),
-    variants=(
-        Variant("sixteen", {"size": 16}, "the seed's optional 16×16 board with 16 pieces each"),
-    ),
-    end_reasons={1: "no legal move", 2: "all captured", 3: "neither can move", 4: "repetition",
-                 5: "no-capture limit"},
-    added_endings={4: "repetition (G6)", 5: "no_capture_limit (G6)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Gtbm",
-    # No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
-    # enhancements apply to (docs/findings/search.md).
-    samples=Samples(
-        quick=({"size": 4, "no_capture_limit": 3},),
-        clicked=({"size": 6},),
-        drawn=({}, {"size": 16}),
-        largest=({}, {"size": 16}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+# No tuned_search: its levels search by alpha-beta (search_algorithm), which none of the MCTS
+# enhancements apply to (docs/findings/search.md).
+GAME = GamePackage.conventional(__name__, INFO, "Gtbm")

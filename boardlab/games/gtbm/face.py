@@ -60,7 +60,6 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
-    state_length_at = k.S_STATE_LEN
 
     @property
     def num_distinct_actions(self) -> int:

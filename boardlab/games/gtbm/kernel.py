@@ -35,7 +35,7 @@ import math
 
 from numba import njit
 
-from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, occurs_twice
+from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, occurs_twice, set_add, set_discard
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
@@ -118,11 +118,7 @@ def advancement(spec, side, cell):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def place_piece(state, spec, cell, side):  # type: ignore[no-untyped-def]
     """Put a piece of ``side`` on the empty ``cell``, keeping the lists, counts and hash."""
-    pieces = spec[S_PIECES] + side * spec[S_SIZE]
-    count = state[F_COUNT + side]
-    state[pieces + count] = cell
-    state[spec[S_PLACE] + cell] = count
-    state[F_COUNT + side] = count + 1
+    set_add(state, spec[S_PIECES] + side * spec[S_SIZE], spec[S_PLACE], F_COUNT + side, cell)
     state[BOARD + cell] = side + 1
     state[F_HASH] ^= spec[spec[S_ZOBRIST] + 2 * cell + side]
     state[F_ADV + side] += advancement(spec, side, cell)
@@ -131,14 +127,7 @@ def place_piece(state, spec, cell, side):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _remove_piece(state, spec, cell):  # type: ignore[no-untyped-def]
     side = state[BOARD + cell] - 1
-    pieces = spec[S_PIECES] + side * spec[S_SIZE]
-    place = spec[S_PLACE]
-    last = state[F_COUNT + side] - 1
-    at = state[place + cell]
-    moved = state[pieces + last]
-    state[pieces + at] = moved
-    state[place + moved] = at
-    state[F_COUNT + side] = last
+    set_discard(state, spec[S_PIECES] + side * spec[S_SIZE], spec[S_PLACE], F_COUNT + side, cell)
     state[BOARD + cell] = EMPTY
     state[F_HASH] ^= spec[spec[S_ZOBRIST] + 2 * cell + side]
     state[F_ADV + side] -= advancement(spec, side, cell)

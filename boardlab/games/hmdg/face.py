@@ -75,7 +75,6 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     )
 
     info = INFO
-    state_length_at = k.S_STATE_LEN
     plane_kinds = ("hidden", "revealed")
     plane_marks = ("closed", "target")
 

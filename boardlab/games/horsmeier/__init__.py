@@ -32,82 +32,8 @@ Notation: squares ``a1``–``k11`` (files from the left, rows from White's side)
 
 from __future__ import annotations
 
-from boardlab.core.info import GameInfo
-from boardlab.core.options import Option
-from boardlab.core.package import GRAVE_LEVELS, GamePackage, Samples
+from boardlab.core.info import read_info
+from boardlab.core.package import GRAVE_LEVELS, GamePackage
 
-_LITERAL_OR_EXEMPT = ("literal", "exempt")
-
-INFO = GameInfo(
-    id="horsmeier",
-    name="Horsmeier's strength race",
-    designer="Jos Horsmeier",
-    year=1994,
-    players=(2,),
-    rules_version="1",
-    summary="Race a piece to the far row; rows of stronger enemy pieces block the way, and strengths "
-            "and life spans change as pieces move.",
-    source="seed 004: rec.games.design article 'game board design', 1994",
-    options=(
-        Option("first_player", "white", "who makes the first move (seat 0 plays that colour)",
-               choices=("white", "black"), ambiguity="J11",
-               choice_help={"white": "White, as the seed's examples are written from White's moves",
-                            "black": "Black"}),
-        Option("sideways_blocking", "literal", "whether strength blocking applies to sideways moves",
-               choices=_LITERAL_OR_EXEMPT, ambiguity="J2",
-               choice_help={"literal": "yes: the opponent's strength on the same row against the mover's",
-                            "exempt": "no: a sideways move is only physically blocked"}),
-        Option("backward_blocking", "literal", "whether strength blocking applies to backward moves",
-               choices=_LITERAL_OR_EXEMPT, ambiguity="J2",
-               choice_help={"literal": "yes, as for every move", "exempt": "no: a retreat is only physically "
-                                                                           "blocked"}),
-        Option("own_sum", "row", "the mover's strength that the opponent's row sum is compared with",
-               choices=("row", "piece_only"), ambiguity="J2",
-               choice_help={"row": "the sum over all the mover's pieces on the row it leaves (the seed)",
-                            "piece_only": "the moving piece's own strength"}),
-        Option("upgrade_rule", "band", "when a forward move upgrades a piece of strength n",
-               choices=("band", "since_last_change", "from_own_start"), ambiguity="J3",
-               choice_help={"band": "on reaching row 2n or beyond (counted from its owner's side)",
-                            "since_last_change": "on reaching n rows beyond the row where it got its "
-                                                 "current strength",
-                            "from_own_start": "on reaching n rows beyond the row it started the game on"}),
-        Option("expiry_rule", "degrade_and_reset", "what happens to a piece whose life span runs out",
-               choices=("degrade_and_reset", "degrade_each_turn", "remove_any", "never"), ambiguity="J6",
-               choice_help={"degrade_and_reset": "it degrades one step and starts a new life of 11 turns; a "
-                                                 "strength-1 piece is removed",
-                            "degrade_each_turn": "its life span stays 0 and it degrades on each later own "
-                                                 "turn until moved; a strength-1 piece at 0 is removed",
-                            "remove_any": "it is removed, whatever its strength",
-                            "never": "added rule, for playtests only: life spans stand still (the moved "
-                                     "piece's still goes back to 11), so no piece ever expires; the "
-                                     "model the ignore_lifespan restricted agent searches"}),
-        Option("no_move_rule", "pass_decay", "what a player with no legal move does (added rule)",
-               choices=("pass_decay", "lose", "draw"), ambiguity="J9", added=True,
-               choice_help={"pass_decay": "passes; all of their pieces age one turn, with expiry",
-                            "lose": "loses", "draw": "the game is drawn"}),
-        Option("repetition", "draw", "what repeating the whole state does (added rule)", choices=("draw", "off"),
-               ambiguity="J10", added=True,
-               choice_help={"draw": "the third occurrence of a state (pieces, strengths, life spans, player "
-                                    "to move) draws",
-                            "off": "states may repeat; the ply cap still ends the game"}),
-        Option("ply_cap", 400, "the game is drawn when this many plies have been played (added rule)",
-               minimum=1, maximum=10000, ambiguity="J10", added=True),
-    ),
-    end_reasons={1: "far row", 2: "no pieces", 3: "no legal move", 4: "repetition", 5: "ply cap"},
-    added_endings={3: "no_move_rule (J9)", 4: "repetition (J10)", 5: "ply_cap (J10)"},
-)
-
-
-GAME = GamePackage.conventional(
-    __name__,
-    INFO,
-    "Horsmeier",
-    narrow_layouts=("narrow",),
-    tuned_search=GRAVE_LEVELS,
-    samples=Samples(
-        quick=({"ply_cap": 30},),
-        clicked=({},),
-        drawn=({}, {"upgrade_rule": "since_last_change"}),
-        largest=({}, {"upgrade_rule": "since_last_change"}),
-    ),
-)
+INFO = read_info(__name__)  # game.toml: the description, options, variants and samples
+GAME = GamePackage.conventional(__name__, INFO, "Horsmeier", narrow_layouts=("narrow",), tuned_search=GRAVE_LEVELS)

@@ -82,7 +82,6 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
-    state_length_at = k.S_STATE_LEN
     plane_numbers = ("strength", "life", "from_row")
 
     @property

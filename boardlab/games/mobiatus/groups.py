@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from boardlab.core.kernel import set_add, set_discard
 from boardlab.games.mobiatus.layout import (
     BOARD,
     CIRCLE,
@@ -126,14 +127,7 @@ def touch_groups(state, spec, face, free_delta, circle_colour, circle_delta):  #
 
 @njit(cache=True)
 def free_remove(state, spec, face):  # type: ignore[no-untyped-def]
-    items = spec[S_FREE_LIST]
-    places = spec[S_FREE_POS]
-    last = state[F_FREE_COUNT] - 1
-    place = state[places + face]
-    moved = state[items + last]
-    state[items + place] = moved
-    state[places + moved] = place
-    state[F_FREE_COUNT] = last
+    set_discard(state, spec[S_FREE_LIST], spec[S_FREE_POS], F_FREE_COUNT, face)
 
 
 @njit(cache=True)
@@ -192,9 +186,7 @@ def rebuild(state, spec):  # type: ignore[no-untyped-def]
             state[spec[S_LIST] + colour * side_cap + state[F_COUNT + colour]] = face
             state[F_COUNT + colour] += 1
         elif code == FREE:
-            state[spec[S_FREE_LIST] + state[F_FREE_COUNT]] = face
-            state[spec[S_FREE_POS] + face] = state[F_FREE_COUNT]
-            state[F_FREE_COUNT] += 1
+            set_add(state, spec[S_FREE_LIST], spec[S_FREE_POS], F_FREE_COUNT, face)
         elif code == SING:
             state[BOARD + face] = PENDING  # joined one at a time below
     for face in range(faces):

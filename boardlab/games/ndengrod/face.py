@@ -55,7 +55,6 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
     turns_of_several_actions = False
 
     info = INFO
-    state_length_at = k.S_STATE_LEN
     plane_kinds = ("stone",)
 
     @property

@@ -42,6 +42,8 @@ from boardlab.core.kernel import (
     SPEC,
     STATE,
     TO_MOVE,
+    set_add,
+    set_discard,
 )
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.layout import StateLayout
@@ -114,24 +116,6 @@ def layout(cells: int, ply_cap: int) -> dict[int, int]:
 
 
 @njit(cache=True)
-def _set_add(state, items, places, count_field, item):  # type: ignore[no-untyped-def]
-    count = state[count_field]
-    state[items + count] = item
-    state[places + item] = count
-    state[count_field] = count + 1
-
-
-@njit(cache=True)
-def _set_discard(state, items, places, count_field, item):  # type: ignore[no-untyped-def]
-    last = state[count_field] - 1
-    place = state[places + item]
-    moved = state[items + last]
-    state[items + place] = moved
-    state[places + moved] = place
-    state[count_field] = last
-
-
-@njit(cache=True)
 def _set_stone(state, spec, cell, value):  # type: ignore[no-untyped-def]
     """Put ``value`` (a stone, or EMPTY to remove one) on ``cell``, keeping every derived region."""
     neigh = spec[S_NEIGH]
@@ -140,15 +124,15 @@ def _set_stone(state, spec, cell, value):  # type: ignore[no-untyped-def]
     keys = spec[S_ZOBRIST]
     if value != EMPTY:
         state[F_HASH] ^= spec[keys + 2 * cell + value - 1]
-        _set_discard(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
+        set_discard(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
         if state[open_at + cell] == 0:
-            _set_discard(state, risky, risky_at, F_RISKY, cell)
+            set_discard(state, risky, risky_at, F_RISKY, cell)
         delta = -1
     else:
         state[F_HASH] ^= spec[keys + 2 * cell + state[BOARD + cell] - 1]
-        _set_add(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
+        set_add(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
         if state[open_at + cell] == 0:
-            _set_add(state, risky, risky_at, F_RISKY, cell)
+            set_add(state, risky, risky_at, F_RISKY, cell)
         delta = 1
     state[BOARD + cell] = value
     for k in range(6):
@@ -159,9 +143,9 @@ def _set_stone(state, spec, cell, value):  # type: ignore[no-untyped-def]
         state[open_at + other] = before + delta
         if state[BOARD + other] == EMPTY:
             if delta < 0 and before == 1:
-                _set_add(state, risky, risky_at, F_RISKY, other)
+                set_add(state, risky, risky_at, F_RISKY, other)
             elif delta > 0 and before == 0:
-                _set_discard(state, risky, risky_at, F_RISKY, other)
+                set_discard(state, risky, risky_at, F_RISKY, other)
 
 
 @njit(cache=True)
@@ -182,7 +166,7 @@ def rebuild(state, spec):  # type: ignore[no-untyped-def]
             if spec[neigh + cell * 6 + k] >= 0:
                 free += 1
         state[spec[S_OPEN] + cell] = free
-        _set_add(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
+        set_add(state, spec[S_EMPTY_LIST], spec[S_EMPTY_POS], F_EMPTY, cell)
     for cell in range(cells):
         if stones[cell] != EMPTY:
             _set_stone(state, spec, cell, stones[cell])
