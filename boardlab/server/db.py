@@ -74,6 +74,14 @@ class Database:
         network)."""
         return self.is_sqlite
 
+    @property
+    def moves_outside_transactions(self) -> bool:
+        """Whether a move is first tried as one statement on a connection in autocommit mode (see
+        :meth:`autocommit`, :func:`~.repository.write_move_alone`): PostgreSQL, where each statement of a
+        transaction (BEGIN and COMMIT too) is a round trip. SQLite: never (a statement is a call, and its
+        writer must hold the write lock from the read on)."""
+        return not self.is_sqlite
+
     def retry(self, attempt: Callable[[], _T]) -> _T:
         """``attempt()``, run again once if it failed because its connection to the database was found
         dead (a server process ended between the connection's last use and this one). Nothing was
@@ -149,6 +157,13 @@ class Database:
             connection.commit()
         finally:
             self._write_lock.release()
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A pooled connection in autocommit mode (PostgreSQL): each statement is a transaction of its own,
+        committed as it ends (no BEGIN, no COMMIT); the pool sets the mode back when it is handed back."""
+        with self.engine.connect() as connection:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT")
 
     def dispose(self) -> None:
         with self._write_lock:

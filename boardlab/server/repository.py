@@ -16,10 +16,24 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Dialect, Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Table,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased, joinedload
 
+from boardlab.server.db import CommitLost
 from boardlab.server.errors import Conflict, NotFound
 from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
@@ -158,6 +172,29 @@ def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
     return statement
 
 
+@lru_cache(maxsize=64)
+def _move_as_one_statement(changed: tuple[str, ...], seats: int) -> Any:
+    """PostgreSQL, outside any transaction (see :func:`write_move_alone`): a move's whole write as one
+    statement, its own transaction. The game's UPDATE, conditional on the version read; then, only if it
+    changed the game, the move's INSERT, the UPDATE of ``seats`` seats (their clocks) and the live update's
+    NOTIFY; and the commit not waited for on disk (``synchronous_commit`` off for this transaction only: as
+    SQLite's ``synchronous=NORMAL``, a crash of the database's machine may lose the last moves, never
+    corrupt a game). It answers the game's id, or no row if the version read is no longer there."""
+    changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
+    new_move = insert(_MOVES).from_select(
+        list(_MOVE_FIELDS), select(*(bindparam(f"move_{key}", type_=_MOVES.c[key].type) for key in _MOVE_FIELDS))
+        .select_from(changed_game)).cte("new_move")
+    statement = (select(changed_game.c.id, func.pg_notify(bindparam("channel"), bindparam("payload")),
+                        literal_column("set_config('synchronous_commit', 'off', true)"))
+                 .select_from(changed_game).add_cte(new_move))
+    for number in range(seats):
+        statement = statement.add_cte(
+            update(_SEATS).where(_SEATS.c.game_id == changed_game.c.id,
+                                 _SEATS.c.seat == bindparam(f"seat{number}_number"))
+            .values({key: bindparam(f"seat{number}_{key}") for key in _SEAT_CHANGING}).cte(f"changed_seat{number}"))
+    return statement
+
+
 class Snapshot(NamedTuple):
     """What a move may change in a game, as read: written back are only the fields that changed."""
 
@@ -165,10 +202,12 @@ class Snapshot(NamedTuple):
     seats: dict[int, tuple[Any, ...]]
 
 
-def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
+def lock_game_core(connection: Connection, game_id: int, lock: bool = True) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
-    database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    rows = _locked_rows(connection, game_id)
+    database), as a transient :class:`GameRow` with its seats and their users, and what it was.
+    ``lock=False``: read as it is now, unlocked (PostgreSQL, outside a transaction: see
+    :func:`write_move_alone`)."""
+    rows = _locked_rows(connection, game_id, lock)
     if not rows:
         raise NotFound(f"no game {game_id}")
     first = rows[0]
@@ -180,9 +219,9 @@ def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snaps
 _LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
 
 
-@lru_cache(maxsize=4)
-def _lock_sql(dialect: Dialect) -> str:
-    return str(_LOCK.compile(dialect=dialect))
+@lru_cache(maxsize=8)
+def _lock_sql(dialect: Dialect, lock: bool = True) -> str:
+    return str((_LOCK if lock else _LOAD).compile(dialect=dialect))
 
 
 @lru_cache(maxsize=4)
@@ -198,7 +237,7 @@ def _lock_processors(dialect: Dialect) -> tuple[tuple[int, Callable[[Any], Any]]
     return tuple((number, process) for number, process in found if process is not None)
 
 
-def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
+def _locked_rows(connection: Connection, game_id: int, lock: bool = True) -> list[dict[str, Any]]:
     """:data:`_LOCK`'s rows as dicts, read on the driver's own cursor, the values converted as
     SQLAlchemy's result would (:func:`_lock_processors`). Through SQLAlchemy's result, each move paid for
     its rows' machinery (on PostgreSQL psycopg also builds a description of each of the 45 columns: a
@@ -212,9 +251,9 @@ def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
     cursor = driver.cursor()
     try:
         if dialect.name == "postgresql":
-            cursor.execute(_lock_sql(dialect), {"game_id": game_id})
+            cursor.execute(_lock_sql(dialect, lock), {"game_id": game_id})
         else:
-            cursor.execute(_lock_sql(dialect), (game_id,))
+            cursor.execute(_lock_sql(dialect, lock), (game_id,))
         found = cursor.fetchall()
     finally:
         cursor.close()
@@ -326,6 +365,32 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
             connection.execute(_UPDATE_SEAT, {"in_game": row.id, "number": seat.seat,
                                               **{f"new_{key}": value for key, value in zip(_SEAT_CHANGING, values,
                                                                                            strict=True)}})
+
+
+def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
+                     notify: str) -> bool:
+    """PostgreSQL, on a connection in autocommit mode: store a move (``row`` as it changed, ``new_move`` its
+    row) in one statement that is its own transaction (:func:`_move_as_one_statement`), with the live
+    update's payload ``notify``; whether it was stored (not if the game changed since ``as_read``: the
+    caller then makes the move again in a transaction that locks the game). Two round trips a move, the
+    read and this, instead of four (BEGIN, the locking read, the write, COMMIT). A connection lost while
+    it runs is :class:`~.db.CommitLost`: the move may have been stored."""
+    fields = {key: getattr(row, key) for key in _CHANGING}
+    changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
+    parameters = {"game_id": row.id, "read_version": as_read.game["version"], "channel": CHANNEL, "payload": notify,
+                  **{f"new_{key}": fields[key] for key in changed},
+                  **{f"move_{key}": new_move[key] for key in _MOVE_FIELDS}}
+    seats = [seat for seat in row.seats if _seat_values(seat) != as_read.seats[seat.seat]]
+    for number, seat in enumerate(seats):
+        parameters[f"seat{number}_number"] = seat.seat
+        parameters.update({f"seat{number}_{key}": getattr(seat, key) for key in _SEAT_CHANGING})
+    try:
+        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats)), parameters)[1] is not None
+    except DBAPIError as error:
+        if error.connection_invalidated:
+            raise CommitLost("the connection to the database was lost while saving the move; reload to see "
+                             "whether it was made") from error
+        raise
 
 
 def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:
