@@ -6,7 +6,8 @@ Two ways in. The ORM (``Session``) for the rarer changes (challenges, resignatio
 lists. SQLAlchemy Core for the move path, most of the server's traffic: a move's game is read with one
 query into plain rows and written back with one conditional UPDATE (and on PostgreSQL one statement
 that also inserts the move and sends the live update's NOTIFY), see :func:`lock_game_core` and
-:func:`write_back`.
+:func:`write_back`; on PostgreSQL a move is first tried outside a transaction, as that read unlocked and
+one statement that is its own transaction (:func:`write_move_alone`).
 """
 
 from __future__ import annotations
