@@ -282,9 +282,10 @@ def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | 
 
 
 def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[str, Any],
-                   keys: tuple[str, ...] | None = None) -> tuple[int, Any]:
-    """Run ``statement`` on the driver's own cursor: the rows it changed, and its first row (``None``
-    if it returns none). SQLAlchemy's execution cost more in the server's process than the database's
+                   keys: tuple[str, ...] | None = None, fetch: bool = False) -> tuple[int, Any]:
+    """Run ``statement`` on the driver's own cursor: the rows it changed (or, a query, returned), and with
+    ``fetch`` its first row (else ``None``: psycopg describes every column of a result asked whether it
+    has any, a cost on every move). SQLAlchemy's execution cost more in the server's process than the database's
     own work for a move's short writes. The driver's errors are raised as SQLAlchemy raises them (a
     second move for a ply is an ``IntegrityError`` either way; a lost connection is invalidated)."""
     sql, binds, positional = _driver_statement(statement, connection.dialect, keys)
@@ -297,7 +298,7 @@ def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[s
     cursor = driver.cursor()
     try:
         cursor.execute(sql, values)
-        return int(cursor.rowcount), cursor.fetchone() if cursor.description is not None else None
+        return int(cursor.rowcount), cursor.fetchone() if fetch else None
     except connection.dialect.loaded_dbapi.Error as error:
         wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
                                       dialect=connection.dialect,
@@ -353,7 +354,8 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
         parameters.update(channel=CHANNEL, payload=notify)
         if new_move is not None:
             parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
-        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters)[1][0]
+        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters,
+                              fetch=True)[1][0]
     else:
         if new_move is not None:
             _run_on_driver(connection, _INSERT_MOVE, new_move, _MOVE_FIELDS)
@@ -386,7 +388,7 @@ def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, ne
         parameters[f"seat{number}_number"] = seat.seat
         parameters.update({f"seat{number}_{key}": getattr(seat, key) for key in _SEAT_CHANGING})
     try:
-        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats)), parameters)[1] is not None
+        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats)), parameters)[0] == 1
     except DBAPIError as error:
         if error.connection_invalidated:
             raise CommitLost("the connection to the database was lost while saving the move; reload to see "
