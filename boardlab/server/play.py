@@ -371,7 +371,8 @@ class Moved:
 
 def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
          cache: StateCache, version: int | None = None,
-         announce: Callable[[GameRow], str | None] | None = None, lock: bool = True) -> Moved | None:
+         announce: Callable[[GameRow], str | None] | None = None, lock: bool = True,
+         quick: bool = False) -> Moved | None:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
     ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL).
 
@@ -379,7 +380,8 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     stored in one statement of its own (:func:`~.repository.write_move_alone`), where that is all a move
     needs: ``None`` (nothing done) where it is not, and the caller makes the move again with ``lock=True``
     (which never answers ``None``): the game changed since it was read, its clock ran out, the move ends
-    it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot)."""
+    it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot).
+    ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`)."""
     row, as_read = lock_game_core(connection, game_id, lock)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
@@ -425,8 +427,8 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         _start_turn(row, at)
         payload = announce(row) if announce else None
         assert payload is not None, "a move outside a transaction sends its live update with its statement"
-        return Moved(row, after, moves=moves) if write_move_alone(connection, row, as_read, new_move, payload) \
-            else None
+        stored = write_move_alone(connection, row, as_read, new_move, payload, quick)
+        return Moved(row, after, moves=moves) if stored else None
     if after.is_over:
         assert after.result is not None
         finish(row, list(after.result), RULES, None, at, after)

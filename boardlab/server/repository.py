@@ -173,20 +173,20 @@ def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
     return statement
 
 
-@lru_cache(maxsize=64)
-def _move_as_one_statement(changed: tuple[str, ...], seats: int) -> Any:
+@lru_cache(maxsize=128)
+def _move_as_one_statement(changed: tuple[str, ...], seats: int, quick: bool) -> Any:
     """PostgreSQL, outside any transaction (see :func:`write_move_alone`): a move's whole write as one
     statement, its own transaction. The game's UPDATE, conditional on the version read; then, only if it
     changed the game, the move's INSERT, the UPDATE of ``seats`` seats (their clocks) and the live update's
-    NOTIFY; and the commit not waited for on disk (``synchronous_commit`` off for this transaction only: as
-    SQLite's ``synchronous=NORMAL``, a crash of the database's machine may lose the last moves, never
-    corrupt a game). It answers the game's id, or no row if the version read is no longer there."""
+    NOTIFY; with ``quick``, the commit not waited for on disk (``synchronous_commit`` off for this transaction
+    only: see :attr:`~.config.Settings.quick_move_commits`). It answers the game's id, or no row if the
+    version read is no longer there."""
     changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
     new_move = insert(_MOVES).from_select(
         list(_MOVE_FIELDS), select(*(bindparam(f"move_{key}", type_=_MOVES.c[key].type) for key in _MOVE_FIELDS))
         .select_from(changed_game)).cte("new_move")
     statement = (select(changed_game.c.id, func.pg_notify(bindparam("channel"), bindparam("payload")),
-                        literal_column("set_config('synchronous_commit', 'off', true)"))
+                        *([literal_column("set_config('synchronous_commit', 'off', true)")] if quick else []))
                  .select_from(changed_game).add_cte(new_move))
     for number in range(seats):
         statement = statement.add_cte(
@@ -371,11 +371,12 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
 
 
 def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
-                     notify: str) -> bool:
+                     notify: str, quick: bool = False) -> bool:
     """PostgreSQL, on a connection in autocommit mode: store a move (``row`` as it changed, ``new_move`` its
     row) in one statement that is its own transaction (:func:`_move_as_one_statement`), with the live
-    update's payload ``notify``; whether it was stored (not if the game changed since ``as_read``: the
-    caller then makes the move again in a transaction that locks the game). Two round trips a move, the
+    update's payload ``notify`` (``quick``: its commit not waited for on disk); whether it was stored
+    (not if the game changed since ``as_read``: the caller then makes the move again in a transaction
+    that locks the game). Two round trips a move, the
     read and this, instead of four (BEGIN, the locking read, the write, COMMIT). A connection lost while
     it runs is :class:`~.db.CommitLost`: the move may have been stored."""
     fields = {key: getattr(row, key) for key in _CHANGING}
@@ -388,7 +389,7 @@ def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, ne
         parameters[f"seat{number}_number"] = seat.seat
         parameters.update({f"seat{number}_{key}": getattr(seat, key) for key in _SEAT_CHANGING})
     try:
-        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats)), parameters)[0] == 1
+        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats), quick), parameters)[0] == 1
     except DBAPIError as error:
         if error.connection_invalidated:
             raise CommitLost("the connection to the database was lost while saving the move; reload to see "

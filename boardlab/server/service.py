@@ -247,7 +247,8 @@ class GameService:
             if self.db.moves_outside_transactions:  # PostgreSQL: the read and one statement, where that does
                 with self.db.autocommit() as connection:
                     moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
-                                      announce=self._announce, lock=False)
+                                      announce=self._announce, lock=False,
+                                      quick=self.settings.quick_move_commits)
                 if moved is not None:
                     return moved
             with self.db.write_core(wait=wait) as connection:
