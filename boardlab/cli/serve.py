@@ -36,6 +36,10 @@ def add_arguments(commands: argparse._SubParsersAction) -> None:
                        help="mark the session cookie Secure (HTTPS only): for a server reached over HTTPS. Requests "
                             "that arrive over HTTPS get it anyway, as uvicorn tells from a proxy's "
                             "X-Forwarded-Proto (see --forwarded-allow-ips)")
+    serve.add_argument("--quick-move-commits", action="store_true",
+                       help="PostgreSQL: do not wait for a move's commit to reach the disk (as SQLite here, whose "
+                            "synchronous=NORMAL does the same): less CPU and time a move; a crash of the database "
+                            "or its machine may lose the last moves made before it, never corrupt a game")
     serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                        help="proxies whose X-Forwarded-Proto and X-Forwarded-For are believed (comma-separated "
                             "addresses, or '*'; default: uvicorn's, 127.0.0.1, or $FORWARDED_ALLOW_IPS)")
@@ -67,7 +71,8 @@ def run_serve(args: argparse.Namespace) -> int:
     settings = _settings(args, host=args.host, port=args.port, workers=args.workers, ai_workers=args.ai_workers,
                          smtp=args.smtp, mail_from=args.mail_from, base_url=args.base_url, max_body=args.max_body,
                          max_record=args.max_record, secure_cookies=args.secure_cookies,
-                         ai_queue=args.ai_queue, warm_up=not args.no_warm_up)
+                         ai_queue=args.ai_queue, warm_up=not args.no_warm_up,
+                         quick_move_commits=args.quick_move_commits)
     migrate.upgrade(settings.db_url)  # once, here, before the workers start
     os.environ.update(settings.with_(migrate=False).to_env())
     print(f"boardlab serving {settings.public_url} (database {settings.db_url}, {settings.workers} "

@@ -28,7 +28,7 @@ _ENV = {
     "hint_burst": "BOARDLAB_HINT_BURST", "hints_per_minute": "BOARDLAB_HINTS_PER_MINUTE",
     "warm_up": "BOARDLAB_WARM_UP", "guest_days": "BOARDLAB_GUEST_DAYS",
     "ai_queue": "BOARDLAB_AI_QUEUE", "max_body": "BOARDLAB_MAX_BODY", "max_record": "BOARDLAB_MAX_RECORD",
-    "secure_cookies": "BOARDLAB_SECURE_COOKIES",
+    "secure_cookies": "BOARDLAB_SECURE_COOKIES", "quick_move_commits": "BOARDLAB_QUICK_MOVE_COMMITS",
 }
 MAX_BODY = 64 * 1024  # bytes: a request's body (a move, a login, a challenge take a few hundred)
 MAX_RECORD = 2 * 1024 * 1024  # bytes: a new game's body, which may carry a record (a 3,000-move one: ~29 KB)
@@ -78,6 +78,11 @@ class Settings:
     # The computer's searches are jobs in the database, taken by ``boardlab ai-worker`` processes on any
     # machine (PostgreSQL; see boardlab.server.jobs), instead of this server's own worker processes.
     ai_queue: bool = False
+    # PostgreSQL: a move's commit is not waited for on disk (synchronous_commit off for that transaction
+    # alone, as SQLite runs with synchronous=NORMAL): a crash of the database's machine, or of PostgreSQL,
+    # may then lose the last moves made before it (under a second's), never corrupt a game. Off: every
+    # commit waits for the disk, PostgreSQL's default.
+    quick_move_commits: bool = False
 
     def __post_init__(self) -> None:
         url = self.db_url
@@ -144,7 +149,8 @@ class Settings:
                     values[item.name] = int(text)
                 elif item.name in ("sweep_seconds", "hints_per_minute", "guest_days"):
                     values[item.name] = float(text)
-                elif item.name in ("migrate", "background", "warm_up", "secure_cookies", "ai_queue"):
+                elif item.name in ("migrate", "background", "warm_up", "secure_cookies", "ai_queue",
+                                   "quick_move_commits"):
                     values[item.name] = text.lower() in ("1", "true", "yes", "on")
                 else:
                     values[item.name] = text or None if item.name in ("smtp", "base_url") else text

@@ -6,7 +6,9 @@ lose the last few commits, never corrupt the file). SQLite lets one connection w
 transaction starts with ``BEGIN IMMEDIATE`` under a process-wide lock, so threads queue for the
 write lock here instead of failing with "database is locked" half-way through a transaction.
 
-PostgreSQL serialises moves of one game with ``SELECT … FOR UPDATE`` on the game's row. A pooled
+PostgreSQL serialises changes of one game with ``SELECT … FOR UPDATE`` on the game's row; a move is
+first tried outside a transaction, as an unlocked read and one statement conditional on the game's
+version as read (:meth:`Database.autocommit`, :func:`~.repository.write_move_alone`). A pooled
 connection is not pinged before use (``pool_pre_ping`` would cost a round trip, ``SELECT 1``, every
 time one is taken): one whose server process went away (restarted, ``pg_terminate_backend``, an idle
 timeout) has said so on its socket, which is looked at when it is taken from the pool (a system call,
@@ -73,6 +75,14 @@ class Database:
         the write lock) cost more than the move itself. PostgreSQL: never (a transaction waits on the
         network)."""
         return self.is_sqlite
+
+    @property
+    def moves_outside_transactions(self) -> bool:
+        """Whether a move is first tried as one statement on a connection in autocommit mode (see
+        :meth:`autocommit`, :func:`~.repository.write_move_alone`): PostgreSQL, where each statement of a
+        transaction (BEGIN and COMMIT too) is a round trip. SQLite: never (a statement is a call, and its
+        writer must hold the write lock from the read on)."""
+        return not self.is_sqlite
 
     def retry(self, attempt: Callable[[], _T]) -> _T:
         """``attempt()``, run again once if it failed because its connection to the database was found
@@ -149,6 +159,13 @@ class Database:
             connection.commit()
         finally:
             self._write_lock.release()
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A pooled connection in autocommit mode (PostgreSQL): each statement is a transaction of its own,
+        committed as it ends (no BEGIN, no COMMIT); the pool sets the mode back when it is handed back."""
+        with self.engine.connect() as connection:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT")
 
     def dispose(self) -> None:
         with self._write_lock:

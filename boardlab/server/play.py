@@ -29,7 +29,7 @@ from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
 from boardlab.server.positions import StateCache, current_state, game_of, known_moves, replay
-from boardlab.server.repository import MoveInfo, lock_game, lock_game_core, write_back
+from boardlab.server.repository import MoveInfo, lock_game, lock_game_core, write_back, write_move_alone
 from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
 from boardlab.server.status import GameStatus
 
@@ -371,10 +371,18 @@ class Moved:
 
 def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
          cache: StateCache, version: int | None = None,
-         announce: Callable[[GameRow], str | None] | None = None) -> Moved:
+         announce: Callable[[GameRow], str | None] | None = None, lock: bool = True,
+         quick: bool = False) -> Moved | None:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
-    ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL)."""
-    row, as_read = lock_game_core(connection, game_id)
+    ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL).
+
+    ``lock=False`` (PostgreSQL, on a connection in autocommit mode): the game read unlocked and the move
+    stored in one statement of its own (:func:`~.repository.write_move_alone`), where that is all a move
+    needs: ``None`` (nothing done) where it is not, and the caller makes the move again with ``lock=True``
+    (which never answers ``None``): the game changed since it was read, its clock ran out, the move ends
+    it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot).
+    ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`)."""
+    row, as_read = lock_game_core(connection, game_id, lock)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
@@ -390,6 +398,9 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     elif (requested is not None and requested != seat) or seat not in held:
         raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
+    if not lock and ((row.deadline is not None and row.deadline <= at)
+                     or cache.get(row) is None or cache.moves(row) is None):
+        return None
     if row.deadline is not None and row.deadline <= at:
         before_timeout = current_state(connection, row, cache)
         timeout(row, at, before_timeout)
@@ -410,6 +421,14 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     row.version += 1
     row.to_move = after.to_move
     row.draw_offers, row.undo_request, row.ai_lease_until = [], None, None
+    if not lock:
+        if after.is_over:
+            return None
+        _start_turn(row, at)
+        payload = announce(row) if announce else None
+        assert payload is not None, "a move outside a transaction sends its live update with its statement"
+        stored = write_move_alone(connection, row, as_read, new_move, payload, quick)
+        return Moved(row, after, moves=moves) if stored else None
     if after.is_over:
         assert after.result is not None
         finish(row, list(after.result), RULES, None, at, after)

@@ -6,7 +6,8 @@ Two ways in. The ORM (``Session``) for the rarer changes (challenges, resignatio
 lists. SQLAlchemy Core for the move path, most of the server's traffic: a move's game is read with one
 query into plain rows and written back with one conditional UPDATE (and on PostgreSQL one statement
 that also inserts the move and sends the live update's NOTIFY), see :func:`lock_game_core` and
-:func:`write_back`.
+:func:`write_back`; on PostgreSQL a move is first tried outside a transaction, as that read unlocked and
+one statement that is its own transaction (:func:`write_move_alone`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,24 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Dialect, Table, bindparam, delete, exists, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Dialect,
+    Table,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    literal_column,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased, joinedload
 
+from boardlab.server.db import CommitLost
 from boardlab.server.errors import Conflict, NotFound
 from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
@@ -158,6 +173,29 @@ def _write_and_notify(changed: tuple[str, ...], with_move: bool) -> Any:
     return statement
 
 
+@lru_cache(maxsize=128)
+def _move_as_one_statement(changed: tuple[str, ...], seats: int, quick: bool) -> Any:
+    """PostgreSQL, outside any transaction (see :func:`write_move_alone`): a move's whole write as one
+    statement, its own transaction. The game's UPDATE, conditional on the version read; then, only if it
+    changed the game, the move's INSERT, the UPDATE of ``seats`` seats (their clocks) and the live update's
+    NOTIFY; with ``quick``, the commit not waited for on disk (``synchronous_commit`` off for this transaction
+    only: see :attr:`~.config.Settings.quick_move_commits`). It answers the game's id, or no row if the
+    version read is no longer there."""
+    changed_game = _update_game(changed).returning(_GAMES.c.id).cte("changed_game")
+    new_move = insert(_MOVES).from_select(
+        list(_MOVE_FIELDS), select(*(bindparam(f"move_{key}", type_=_MOVES.c[key].type) for key in _MOVE_FIELDS))
+        .select_from(changed_game)).cte("new_move")
+    statement = (select(changed_game.c.id, func.pg_notify(bindparam("channel"), bindparam("payload")),
+                        *([literal_column("set_config('synchronous_commit', 'off', true)")] if quick else []))
+                 .select_from(changed_game).add_cte(new_move))
+    for number in range(seats):
+        statement = statement.add_cte(
+            update(_SEATS).where(_SEATS.c.game_id == changed_game.c.id,
+                                 _SEATS.c.seat == bindparam(f"seat{number}_number"))
+            .values({key: bindparam(f"seat{number}_{key}") for key in _SEAT_CHANGING}).cte(f"changed_seat{number}"))
+    return statement
+
+
 class Snapshot(NamedTuple):
     """What a move may change in a game, as read: written back are only the fields that changed."""
 
@@ -165,10 +203,12 @@ class Snapshot(NamedTuple):
     seats: dict[int, tuple[Any, ...]]
 
 
-def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snapshot]:
+def lock_game_core(connection: Connection, game_id: int, lock: bool = True) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
-    database), as a transient :class:`GameRow` with its seats and their users, and what it was."""
-    rows = _locked_rows(connection, game_id)
+    database), as a transient :class:`GameRow` with its seats and their users, and what it was.
+    ``lock=False``: read as it is now, unlocked (PostgreSQL, outside a transaction: see
+    :func:`write_move_alone`)."""
+    rows = _locked_rows(connection, game_id, lock)
     if not rows:
         raise NotFound(f"no game {game_id}")
     first = rows[0]
@@ -180,9 +220,9 @@ def lock_game_core(connection: Connection, game_id: int) -> tuple[GameRow, Snaps
 _LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
 
 
-@lru_cache(maxsize=4)
-def _lock_sql(dialect: Dialect) -> str:
-    return str(_LOCK.compile(dialect=dialect))
+@lru_cache(maxsize=8)
+def _lock_sql(dialect: Dialect, lock: bool = True) -> str:
+    return str((_LOCK if lock else _LOAD).compile(dialect=dialect))
 
 
 @lru_cache(maxsize=4)
@@ -198,7 +238,7 @@ def _lock_processors(dialect: Dialect) -> tuple[tuple[int, Callable[[Any], Any]]
     return tuple((number, process) for number, process in found if process is not None)
 
 
-def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
+def _locked_rows(connection: Connection, game_id: int, lock: bool = True) -> list[dict[str, Any]]:
     """:data:`_LOCK`'s rows as dicts, read on the driver's own cursor, the values converted as
     SQLAlchemy's result would (:func:`_lock_processors`). Through SQLAlchemy's result, each move paid for
     its rows' machinery (on PostgreSQL psycopg also builds a description of each of the 45 columns: a
@@ -212,9 +252,9 @@ def _locked_rows(connection: Connection, game_id: int) -> list[dict[str, Any]]:
     cursor = driver.cursor()
     try:
         if dialect.name == "postgresql":
-            cursor.execute(_lock_sql(dialect), {"game_id": game_id})
+            cursor.execute(_lock_sql(dialect, lock), {"game_id": game_id})
         else:
-            cursor.execute(_lock_sql(dialect), (game_id,))
+            cursor.execute(_lock_sql(dialect, lock), (game_id,))
         found = cursor.fetchall()
     finally:
         cursor.close()
@@ -242,9 +282,10 @@ def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | 
 
 
 def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[str, Any],
-                   keys: tuple[str, ...] | None = None) -> tuple[int, Any]:
-    """Run ``statement`` on the driver's own cursor: the rows it changed, and its first row (``None``
-    if it returns none). SQLAlchemy's execution cost more in the server's process than the database's
+                   keys: tuple[str, ...] | None = None, fetch: bool = False) -> tuple[int, Any]:
+    """Run ``statement`` on the driver's own cursor: the rows it changed (or, a query, returned), and with
+    ``fetch`` its first row (else ``None``: psycopg describes every column of a result asked whether it
+    has any, a cost on every move). SQLAlchemy's execution cost more in the server's process than the database's
     own work for a move's short writes. The driver's errors are raised as SQLAlchemy raises them (a
     second move for a ply is an ``IntegrityError`` either way; a lost connection is invalidated)."""
     sql, binds, positional = _driver_statement(statement, connection.dialect, keys)
@@ -257,7 +298,7 @@ def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[s
     cursor = driver.cursor()
     try:
         cursor.execute(sql, values)
-        return int(cursor.rowcount), cursor.fetchone() if cursor.description is not None else None
+        return int(cursor.rowcount), cursor.fetchone() if fetch else None
     except connection.dialect.loaded_dbapi.Error as error:
         wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
                                       dialect=connection.dialect,
@@ -313,7 +354,8 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
         parameters.update(channel=CHANNEL, payload=notify)
         if new_move is not None:
             parameters.update({f"move_{key}": new_move[key] for key in _MOVE_FIELDS})
-        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters)[1][0]
+        done = _run_on_driver(connection, _write_and_notify(changed, new_move is not None), parameters,
+                              fetch=True)[1][0]
     else:
         if new_move is not None:
             _run_on_driver(connection, _INSERT_MOVE, new_move, _MOVE_FIELDS)
@@ -326,6 +368,33 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
             connection.execute(_UPDATE_SEAT, {"in_game": row.id, "number": seat.seat,
                                               **{f"new_{key}": value for key, value in zip(_SEAT_CHANGING, values,
                                                                                            strict=True)}})
+
+
+def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
+                     notify: str, quick: bool = False) -> bool:
+    """PostgreSQL, on a connection in autocommit mode: store a move (``row`` as it changed, ``new_move`` its
+    row) in one statement that is its own transaction (:func:`_move_as_one_statement`), with the live
+    update's payload ``notify`` (``quick``: its commit not waited for on disk); whether it was stored
+    (not if the game changed since ``as_read``: the caller then makes the move again in a transaction
+    that locks the game). Two round trips a move, the
+    read and this, instead of four (BEGIN, the locking read, the write, COMMIT). A connection lost while
+    it runs is :class:`~.db.CommitLost`: the move may have been stored."""
+    fields = {key: getattr(row, key) for key in _CHANGING}
+    changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
+    parameters = {"game_id": row.id, "read_version": as_read.game["version"], "channel": CHANNEL, "payload": notify,
+                  **{f"new_{key}": fields[key] for key in changed},
+                  **{f"move_{key}": new_move[key] for key in _MOVE_FIELDS}}
+    seats = [seat for seat in row.seats if _seat_values(seat) != as_read.seats[seat.seat]]
+    for number, seat in enumerate(seats):
+        parameters[f"seat{number}_number"] = seat.seat
+        parameters.update({f"seat{number}_{key}": getattr(seat, key) for key in _SEAT_CHANGING})
+    try:
+        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats), quick), parameters)[0] == 1
+    except DBAPIError as error:
+        if error.connection_invalidated:
+            raise CommitLost("the connection to the database was lost while saving the move; reload to see "
+                             "whether it was made") from error
+        raise
 
 
 def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:

@@ -128,7 +128,8 @@ class GameService:
             created = play.create(session, actor, request, upload)
             self._stage(session, created.row)
         row = created.row
-        self.cache.put(row, created.state)
+        # A new game's moves are none: kept with its position, so that its first move is made as any other.
+        self.cache.put(row, created.state, [] if upload is None else None)
         self._after(row, created.state, "created")
         links = {seat: f"{self.settings.public_url}/games/{row.id}?seat_token={token}"
                  for seat, token in created.invitations.items()}
@@ -243,10 +244,19 @@ class GameService:
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
         def attempt() -> play.Moved:
+            if self.db.moves_outside_transactions:  # PostgreSQL: the read and one statement, where that does
+                with self.db.autocommit() as connection:
+                    moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                      announce=self._announce, lock=False,
+                                      quick=self.settings.quick_move_commits)
+                if moved is not None:
+                    return moved
             with self.db.write_core(wait=wait) as connection:
                 # The live update goes with the game's UPDATE (PostgreSQL), not as a statement of its own.
-                return play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
-                                 announce=self._announce)
+                locked = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                   announce=self._announce)
+                assert locked is not None
+                return locked
 
         try:
             moved = self.db.retry(attempt)

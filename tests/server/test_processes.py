@@ -234,3 +234,41 @@ def test_moves_go_on_after_postgresql_drops_the_servers_connections(pg_url: str)
             assert response.status_code == 201, response.text
         engine.dispose()
         assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
+
+
+def test_live_updates_go_on_after_postgresql_drops_the_listening_connection(pg_url: str) -> None:
+    """The server's LISTEN connection (read on its event loop) ended by PostgreSQL (a restart, an idle
+    timeout, an administrator): the server listens again, and a watcher goes on seeing every move."""
+    with LiveServer(settings_for(pg_url)) as server, httpx.Client(base_url=server.url, timeout=10) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        notifier = server.app.state.service.notifier
+        seen: list[int] = []
+        connected = threading.Event()
+
+        def watch() -> None:
+            with httpx.Client(base_url=server.url, timeout=httpx.Timeout(10, read=60)) as own, \
+                    own.stream("GET", f"/api/games/{game_id}/events") as response:
+                for line in response.iter_lines():
+                    if line.startswith("data:") and '"view"' in line:
+                        seen.append(json.loads(line[5:])["ply"])
+                        connected.set()
+                        if seen[-1] == 2:
+                            return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        assert connected.wait(30), "the watcher got no first view"
+        assert api.move("ann", game_id, "b2", 0).status_code == 201
+        wait_for(lambda: seen[-1] == 1)
+        engine = create_engine(pg_url)
+        with engine.connect() as connection:  # every other connection to this database: the listener's too
+            connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+        engine.dispose()
+        wait_for(lambda: not notifier.listening.is_set())  # the listener saw its connection end
+        wait_for(notifier.listening.is_set)  # and listens again
+        assert api.move("bob", game_id, "a1", 1).status_code == 201
+        wait_for(lambda: seen[-1] == 2)
+        watcher.join(timeout=30)
+        assert seen == [0, 1, 2], seen

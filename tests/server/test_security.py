@@ -197,6 +197,79 @@ def test_of_moves_sent_at_once_for_one_ply_exactly_one_is_kept(db_url: str) -> N
         assert game["ply"] == 1 and [m["text"] for m in game["view"]["moves"]] == [kept]
 
 
+@pytest.mark.parametrize("quick", [False, True])
+def test_of_moves_sent_at_once_later_in_a_game_exactly_one_is_kept(db_url: str, quick: bool) -> None:
+    """As above, at a ply where the server holds the game's position and moves (on PostgreSQL each move is
+    tried as one statement outside a transaction first; ``quick``: its commit not waited for on disk): one
+    move kept, every other refused as stale."""
+    with LiveServer(settings_for(db_url, quick_move_commits=quick)) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", SMALL)
+        assert api.move("ann", game_id, "b2", ply=0).status_code == 201
+        assert api.move("bob", game_id, "a1", ply=1).status_code == 201
+        ann = api.user("ann")
+        moves = ["a2", "a3", "b1", "b3", "c1", "c2"]
+        barrier = threading.Barrier(len(moves))
+        answers: dict[str, httpx.Response] = {}
+
+        def send(move: str) -> None:
+            with httpx.Client(base_url=server.url, timeout=30) as own:
+                barrier.wait()
+                answers[move] = own.post(f"/api/games/{game_id}/moves", json={"ply": 2, "move": move}, headers=ann)
+
+        threads = [threading.Thread(target=send, args=(m,)) for m in moves]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(a.status_code for a in answers.values()) == [201] + [409] * (len(moves) - 1)
+        assert all("stale move" in a.json()["detail"] for a in answers.values() if a.status_code == 409)
+        kept = next(m for m, a in answers.items() if a.status_code == 201)
+        game = api.show(game_id)
+        assert game["ply"] == 3 and [m["text"] for m in game["view"]["moves"]] == ["b2", "a1", kept]
+
+
+@pytest.mark.parametrize("quick", [False, True])
+def test_a_move_written_alone_from_a_stale_read_changes_nothing(pg_url: str, quick: bool) -> None:
+    """PostgreSQL's move as one statement outside a transaction is conditional on the game's version as
+    read: read before another move was stored, it stores no move, changes no field, sends no live update,
+    and says so (the service then makes the move again in a transaction that locks the game)."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from boardlab.server import clocks, repository
+    from boardlab.server.app import create_app
+    from boardlab.server.events import CHANNEL
+
+    app = create_app(settings_for(pg_url))
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", SMALL)
+        database = app.state.service.db
+        with database.autocommit() as connection:
+            row, as_read = repository.lock_game_core(connection, game_id, lock=False)
+        assert api.move("ann", game_id, "a1", ply=0).status_code == 201
+        row.ply, row.version, row.to_move = row.ply + 1, row.version + 1, 1
+        stale = {"game_id": game_id, "ply": 0, "text": "b2", "seat": 0, "at": clocks.now(), "seconds": 1.0}
+        with psycopg.connect(pg_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as listener:
+            listener.execute(f"LISTEN {CHANNEL}")
+            with database.autocommit() as connection:
+                assert repository.write_move_alone(connection, row, as_read, stale, f"game:{game_id}", quick) is False
+            assert list(listener.notifies(timeout=0.5)) == []
+        game = api.show(game_id)
+        assert game["ply"] == 1 and game["version"] == as_read.game["version"] + 1
+        assert [m["text"] for m in game["view"]["moves"]] == ["a1"]
+
+
+def test_quick_move_commits_is_a_setting_of_its_own() -> None:
+    from boardlab.server.config import Settings
+
+    assert Settings().quick_move_commits is False  # PostgreSQL's default: every commit waits for the disk
+    settings = Settings.from_env({"BOARDLAB_QUICK_MOVE_COMMITS": "1"})
+    assert settings.quick_move_commits is True and Settings.from_env(settings.to_env()) == settings
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_events_are_built_for_each_watchers_own_seat(sqlite_url: str, seat: int) -> None:
     with LiveServer(settings_for(sqlite_url)) as server, httpx.Client(base_url=server.url, timeout=30) as client:
