@@ -94,7 +94,7 @@ class RayHelpers:
     def __init__(self, address: str, cpus: int | None) -> None:
         from boardlab.playtest.ray_tasks import connect
 
-        self._started = connect(address, cpus)
+        self._stop_ray = connect(address, cpus)
         import ray
 
         self._ray: Any = ray
@@ -118,8 +118,8 @@ class RayHelpers:
         for ref in list(self._refs.values()):
             self._ray.cancel(ref, force=True)
         self._refs.clear()
-        if self._started:
-            self._ray.shutdown()
+        if self._stop_ray is not None:
+            self._stop_ray()
 
 
 class Players:
