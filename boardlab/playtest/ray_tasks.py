@@ -109,12 +109,14 @@ def start_here(cpus: int, options: dict[str, Any]) -> Callable[[], None]:
     """Start a Ray on this machine with ``cpus`` CPUs and connect to it; return its stop.
 
     ``ray.init`` starts, besides the GCS and the raylet (with its dashboard and runtime-env agents and the
-    workers), the autoscaler's monitor and a log monitor: two more Python processes that import Ray (some
-    1.2 s of CPU on the project's two-core machine, taken from the games played meanwhile) and that a
-    run on one machine with ``log_to_driver`` off has no use for (nothing to scale; no worker output to
-    forward). This starts the node as ``ray.init`` does (Ray's ``Node``, with its reaper, which stops the
-    node should this process die), without those two, then connects as to any cluster. Ray calls ``Node``
-    private: where it differs (another Ray version), this falls back to ``ray.init``.
+    workers), the autoscaler's monitor, a log monitor and an API server: three more Python processes that
+    import Ray (some 1.8 s of CPU on the project's two-core machine, taken from the games played
+    meanwhile; ``ray.init`` also waits some 2 s for the API server) that a run on one machine with
+    ``log_to_driver`` off has no use for (nothing to scale; no worker output to forward; without the
+    dashboard the API server serves Ray's usage statistics alone, which are off). This starts the node as
+    ``ray.init`` does (Ray's ``Node``, with its reaper, which stops the node should this process die),
+    without those three, then connects as to any cluster. Ray calls ``Node`` private: where it differs
+    (another Ray version), this falls back to ``ray.init``.
     """
     import ray
 
@@ -131,9 +133,16 @@ def start_here(cpus: int, options: dict[str, Any]) -> Callable[[], None]:
         return _init_here(cpus, options)
     if not {"head", "shutdown_at_exit", "spawn_reaper", "ray_init_cluster"} <= known.keys():
         return _init_here(cpus, options)
+    if not callable(getattr(Node, "start_api_server", None)):
+        return _init_here(cpus, options)
+
+    class RunNode(Node):
+        def start_api_server(self, *args: Any, **kwargs: Any) -> None:
+            """Not started: without the dashboard it serves Ray's usage statistics alone, and they are off."""
+
     _prepare_a_new_cluster(options["logging_level"])
     try:
-        node = Node(params, head=True, shutdown_at_exit=False, spawn_reaper=True, ray_init_cluster=True)
+        node = RunNode(params, head=True, shutdown_at_exit=False, spawn_reaper=True, ray_init_cluster=True)
     except Exception as error:
         raise BoardlabError(f"cannot start Ray here: {error}") from None
     try:
