@@ -6,7 +6,8 @@ first batch with more than one game, and stay for every later batch of a sequent
 This process plays too, except on a Ray cluster: it has the lab loaded already, so it plays from the
 first second while its helpers start (a pool's fork server imports numpy, numba and the lab once, some
 1 s of CPU on the project's machine, and each process then loads the kernels its games use, some 0.2 s;
-a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
+a Ray started here, without the processes a one-machine run does not use, some 3 s of CPU more:
+:func:`boardlab.playtest.ray_tasks.start_here`), and a run of ``workers`` uses
 ``workers`` processes, not ``workers`` and an idle one. A thread of this process hands the helpers
 their games (two queued a helper) the moment one of theirs finishes; between its own games this
 process stores what they finished. On a cluster (``--ray HOST:PORT``) every game is a Ray task and this
