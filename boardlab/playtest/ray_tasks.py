@@ -21,6 +21,7 @@ driver use the same loopback address as its own node address.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import ipaddress
 import logging
@@ -173,7 +174,10 @@ def _init_here(cpus: int, options: dict[str, Any]) -> Callable[[], None]:
 def _prepare_a_new_cluster(logging_level: int) -> None:
     """What ``ray.init`` does before it starts a cluster here: Ray's logger at ``logging_level``, token
     authentication on (Ray 2.59+; a ``RAY_AUTH_MODE`` of the user's respected), a token at hand (written to
-    ``~/.ray/auth_token`` if there is none, as Ray does), no usage statistics sent."""
+    ``~/.ray/auth_token`` if there is none, as Ray does), no usage statistics sent. And one thing more: Ray
+    reads the token once a process, so a second Ray started here after ``RAY_AUTH_TOKEN`` changed got the
+    new token while this process spoke with the old one, and failed "to start GCS" (InvalidAuthToken);
+    the token is read again."""
     logging.getLogger("ray").setLevel(logging_level)
     try:
         from ray._private.authentication.authentication_token_setup import (
@@ -183,6 +187,9 @@ def _prepare_a_new_cluster(logging_level: int) -> None:
     except ImportError:  # a Ray without token authentication
         pass
     else:
+        loader = getattr(importlib.import_module("ray._raylet"), "AuthenticationTokenLoader", None)
+        if loader is not None and hasattr(loader, "instance"):
+            loader.instance().reset_cache()
         enable_token_auth_by_default()
         ensure_token_if_auth_enabled({}, create_token_if_missing=True)
     try:
