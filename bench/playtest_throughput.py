@@ -7,9 +7,9 @@ same seeds; the fixed evaluator measuring every position, as ``boardlab playtest
 into fresh folders: in this process (1 worker), with a pool of 1 process beside it (2 workers), with
 Ray started here on 1 CPU beside it (Ray local, 2 workers), on a Ray head of 2 CPUs on this machine
 started before the runs (``ray start --head``, as a designer who runs many sweeps keeps one; this
-process only collects), and, for scale, Ray's start-up alone. Start-up is included (a pool spawns its
-processes, Ray starts a local cluster; this process plays meanwhile), as a designer running
-``boardlab playtest`` would see it; the head's own start is not, and its workers stay between runs. It prints games/s,
+process only collects), and, for scale, Ray's start-up alone (as ``ray.init`` starts it and as the lab
+does). Start-up is included (a pool spawns its processes, Ray starts a local cluster; this process
+plays meanwhile), as a designer running ``boardlab playtest`` would see it; the head's own start is not, and its workers stay between runs. It prints games/s,
 the speed-ups against one worker, and the load average (``os.getloadavg``) before and after each,
 since other work on the machine shares its cores, the CPU seconds the games cost (each game's own
 process time, start-up left out) and the cores the games got (those CPU seconds over the wall time).
@@ -28,7 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from boardlab.playtest.run import Plan
@@ -51,13 +51,21 @@ def timed(plan: Plan, **kwargs: object) -> tuple[float, float, int, tuple[float,
     return seconds, sum(t.cpu_seconds for t in traces), len(traces), (before, after)
 
 
-def ray_start_up() -> float:
+def ray_start_up() -> tuple[float, float]:
+    """Seconds to start and stop a Ray here: as ``ray.init`` starts one, and as the lab does (without the
+    autoscaler's monitor and the log monitor: :func:`boardlab.playtest.ray_tasks.start_here`)."""
     import ray
 
+    from boardlab.playtest.ray_tasks import start_here
+
+    options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     began = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    ray.init(num_cpus=2, include_dashboard=False, **options)
     ray.shutdown()
-    return time.perf_counter() - began
+    plain = time.perf_counter() - began
+    began = time.perf_counter()
+    start_here(2, options)()
+    return plain, time.perf_counter() - began
 
 
 def start_head(cpus: int) -> tuple[str, Callable[[], None]]:
@@ -123,7 +131,9 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f}; CPU shared by session (autogroup): {'yes' if autogroup else 'no'}",
           flush=True)
     if not args.no_ray:
-        print(f"Ray start-up and shutdown alone: {ray_start_up():.1f} s", flush=True)
+        plain, lab = ray_start_up()
+        print(f"Ray start-up and shutdown alone: {plain:.1f} s (ray.init), {lab:.1f} s (as the lab starts it)",
+              flush=True)
 
     head, stop_head = start_head(2) if not args.no_ray else ("", lambda: None)
     try:

@@ -185,6 +185,67 @@ def test_a_ray_the_run_starts_itself_serves_every_batch_of_a_sequential_run(tmp_
     assert fingerprint(on_ray) == fingerprint(here)
 
 
+def _descendants(pid: int) -> list[str]:
+    """The command lines of ``pid``'s descendants (Linux's /proc)."""
+    children: dict[int, list[int]] = {}
+    lines: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdecimal():
+            try:
+                stat = (entry / "stat").read_text()
+                lines[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            fields_after_name = stat.rpartition(")")[2].split()
+            if fields_after_name[0] != "Z":
+                children.setdefault(int(fields_after_name[1]), []).append(int(entry.name))
+    found, stack = [], [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(lines.get(child, ""))
+            stack.append(child)
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from Linux's /proc")
+def test_a_ray_the_run_starts_runs_only_what_a_run_needs_and_stops_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ray.init also starts the autoscaler's monitor, a log monitor and an API server: three Python processes
+    # that import Ray (some 1.8 s of CPU, taken from the games played meanwhile) and that a run on one machine
+    # does not use. The run's own Ray does without them; with a Ray whose private Node differs it falls back
+    # to ray.init, and this test fails to say so.
+    ray = pytest.importorskip("ray")
+    import logging
+    import os
+    import secrets
+    import time
+
+    from boardlab.playtest.ray_tasks import start_here
+
+    monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    stop = start_here(1, {"logging_level": logging.ERROR, "log_to_driver": False})
+    try:
+        job = plan(games=1).jobs()[0]
+        remote = ray.remote(num_cpus=1)(play_traced)
+        assert fingerprint([ray.get(remote.remote(job))]) == fingerprint([play_traced(job)])
+        assert ray.cluster_resources().get("CPU") == 1
+        running = "\n".join(_descendants(os.getpid()))
+        assert "gcs_server" in running and "raylet" in running, running
+        for unused in ("autoscaler/_private/monitor.py", "_private/log_monitor.py", "dashboard/dashboard.py"):
+            assert unused not in running, running
+    finally:
+        stop()
+    assert not ray.is_initialized()
+
+    def rays() -> list[str]:
+        marks = ("gcs_server", "raylet", "ray::", "/ray/dashboard/", "/ray/_private/", "/ray/autoscaler/")
+        return [line for line in _descendants(os.getpid()) if any(mark in line for mark in marks)]
+    deadline = time.monotonic() + 10
+    while rays() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert rays() == []
+
+
 def test_helpers_get_their_next_game_while_this_process_plays_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     # This process plays too; the helpers used to be topped up only between its own games, so a helper
     # that finished its two queued games waited for this process's game to end (15% of its time at level 1).

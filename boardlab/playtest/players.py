@@ -6,7 +6,8 @@ first batch with more than one game, and stay for every later batch of a sequent
 This process plays too, except on a Ray cluster: it has the lab loaded already, so it plays from the
 first second while its helpers start (a pool's fork server imports numpy, numba and the lab once, some
 1 s of CPU on the project's machine, and each process then loads the kernels its games use, some 0.2 s;
-a Ray started here takes some 3–5 s more), and a run of ``workers`` uses
+a Ray started here, without the processes a one-machine run does not use, some 3 s of CPU more:
+:func:`boardlab.playtest.ray_tasks.start_here`), and a run of ``workers`` uses
 ``workers`` processes, not ``workers`` and an idle one. A thread of this process hands the helpers
 their games (two queued a helper) the moment one of theirs finishes; between its own games this
 process stores what they finished. On a cluster (``--ray HOST:PORT``) every game is a Ray task and this
@@ -94,7 +95,7 @@ class RayHelpers:
     def __init__(self, address: str, cpus: int | None) -> None:
         from boardlab.playtest.ray_tasks import connect
 
-        self._started = connect(address, cpus)
+        self._stop_ray = connect(address, cpus)
         import ray
 
         self._ray: Any = ray
@@ -118,8 +119,8 @@ class RayHelpers:
         for ref in list(self._refs.values()):
             self._ray.cancel(ref, force=True)
         self._refs.clear()
-        if self._started:
-            self._ray.shutdown()
+        if self._stop_ray is not None:
+            self._stop_ray()
 
 
 class Players:
