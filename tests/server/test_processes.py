@@ -166,22 +166,7 @@ def test_a_move_through_one_server_reaches_a_watcher_on_another(pg_url: str, tmp
             httpx.Client(base_url=a_url, timeout=10) as through_a:
         api = Api(through_a)
         game_id = api.pair("ndengrod", {"size": 3, "length": 3})
-        seen: list[int] = []
-        connected = threading.Event()
-
-        def watch() -> None:
-            with httpx.Client(base_url=b_url, timeout=httpx.Timeout(10, read=60)) as on_b, \
-                    on_b.stream("GET", f"/api/games/{game_id}/events") as response:
-                for line in response.iter_lines():
-                    if line.startswith("data:") and '"view"' in line:
-                        seen.append(json.loads(line[5:])["ply"])
-                        connected.set()
-                        if seen[-1] == 4:
-                            return
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-        assert connected.wait(30), "the watcher on server B got no first view"
+        seen, watcher = watch_plies(b_url, game_id, until=4)
         for ply, (name, move) in enumerate([("ann", "b2"), ("bob", "a1"), ("ann", "c3"), ("bob", "a2")]):
             assert api.move(name, game_id, move, ply).status_code == 201
             wait_for(lambda ply=ply: seen and seen[-1] == ply + 1, timeout=30)
@@ -243,22 +228,7 @@ def test_live_updates_go_on_after_postgresql_drops_the_listening_connection(pg_u
         api = Api(client)
         game_id = api.pair("ndengrod", {"size": 3, "length": 3})
         notifier = server.app.state.service.notifier
-        seen: list[int] = []
-        connected = threading.Event()
-
-        def watch() -> None:
-            with httpx.Client(base_url=server.url, timeout=httpx.Timeout(10, read=60)) as own, \
-                    own.stream("GET", f"/api/games/{game_id}/events") as response:
-                for line in response.iter_lines():
-                    if line.startswith("data:") and '"view"' in line:
-                        seen.append(json.loads(line[5:])["ply"])
-                        connected.set()
-                        if seen[-1] == 2:
-                            return
-
-        watcher = threading.Thread(target=watch, daemon=True)
-        watcher.start()
-        assert connected.wait(30), "the watcher got no first view"
+        seen, watcher = watch_plies(server.url, game_id, until=2)
         assert api.move("ann", game_id, "b2", 0).status_code == 201
         wait_for(lambda: seen[-1] == 1)
         engine = create_engine(pg_url)
@@ -272,3 +242,25 @@ def test_live_updates_go_on_after_postgresql_drops_the_listening_connection(pg_u
         wait_for(lambda: seen[-1] == 2)
         watcher.join(timeout=30)
         assert seen == [0, 1, 2], seen
+
+
+def watch_plies(url: str, game_id: int, until: int) -> tuple[list[int], threading.Thread]:
+    """A watcher of the game's live updates on the server at ``url``, in a thread: the ply of each view it
+    gets, until it has seen ply ``until``. Returned once it has its first view."""
+    seen: list[int] = []
+    connected = threading.Event()
+
+    def watch() -> None:
+        with httpx.Client(base_url=url, timeout=httpx.Timeout(10, read=60)) as client, \
+                client.stream("GET", f"/api/games/{game_id}/events") as response:
+            for line in response.iter_lines():
+                if line.startswith("data:") and '"view"' in line:
+                    seen.append(json.loads(line[5:])["ply"])
+                    connected.set()
+                    if seen[-1] == until:
+                        return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    assert connected.wait(30), f"the watcher on {url} got no first view"
+    return seen, watcher
