@@ -132,9 +132,8 @@ def start_here(cpus: int, options: dict[str, Any]) -> Callable[[], None]:
         known = inspect.signature(Node).parameters
     except (ImportError, AttributeError, TypeError, ValueError):
         return _init_here(cpus, options)
-    if not {"head", "shutdown_at_exit", "spawn_reaper", "ray_init_cluster"} <= known.keys():
-        return _init_here(cpus, options)
-    if not callable(getattr(Node, "start_api_server", None)):
+    if (not {"head", "shutdown_at_exit", "spawn_reaper", "ray_init_cluster"} <= known.keys()
+            or not callable(getattr(Node, "start_api_server", None))):
         return _init_here(cpus, options)
 
     class RunNode(Node):

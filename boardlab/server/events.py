@@ -66,17 +66,17 @@ class Broker:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
-        with self._lock:
-            queues = [q for channel in channels for q in self._queues.get(channel, ())]
+        queues = self._watching(channels)
         if queues:
             loop.call_soon_threadsafe(_nudge, queues)
 
-
     def deliver_here(self, channels: Iterable[str]) -> None:
         """:meth:`deliver`, called on the event loop's own thread (no trip through its queue of calls)."""
+        _nudge(self._watching(channels))
+
+    def _watching(self, channels: Iterable[str]) -> list[asyncio.Queue[None]]:
         with self._lock:
-            queues = [q for channel in channels for q in self._queues.get(channel, ())]
-        _nudge(queues)
+            return [q for channel in channels for q in self._queues.get(channel, ())]
 
 
 def _nudge(queues: list[asyncio.Queue[None]]) -> None:

@@ -398,10 +398,10 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     elif (requested is not None and requested != seat) or seat not in held:
         raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
-    if not lock and ((row.deadline is not None and row.deadline <= at)
-                     or cache.get(row) is None or cache.moves(row) is None):
+    timed_out = row.deadline is not None and row.deadline <= at
+    if not lock and (timed_out or cache.get(row) is None or cache.moves(row) is None):
         return None
-    if row.deadline is not None and row.deadline <= at:
+    if timed_out:
         before_timeout = current_state(connection, row, cache)
         timeout(row, at, before_timeout)
         ratings.settle(connection, row, at)
