@@ -9,7 +9,9 @@ Ray started here on 1 CPU beside it (Ray local, 2 workers), on a Ray head of 2 C
 started before the runs (``ray start --head``, as a designer who runs many sweeps keeps one; this
 process only collects), and, for scale, Ray's start-up alone (as ``ray.init`` starts it and as the lab
 does). Start-up is included (a pool spawns its processes, Ray starts a local cluster; this process
-plays meanwhile), as a designer running ``boardlab playtest`` would see it; the head's own start is not, and its workers stay between runs. It prints games/s,
+plays meanwhile), as a designer running ``boardlab playtest`` would see it; the head's own start is
+not, and its workers stay between runs. ``--ways`` picks some of these, ``--rounds`` repeats them
+interleaved. It prints games/s,
 the speed-ups against one worker, and the load average (``os.getloadavg``) before and after each,
 since other work on the machine shares its cores, the CPU seconds the games cost (each game's own
 process time, start-up left out) and the cores the games got (those CPU seconds over the wall time).
@@ -120,7 +122,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games an agent (a lab run's size)")
     parser.add_argument("--size", type=int, default=4, help="Ndengrod's side (lines as long as the side)")
     parser.add_argument("--no-ray", action="store_true", help="only the process pool")
+    parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS),
+                        help="which ways to play the games (default: all); the first is the others' yardstick")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="play every way this many times, interleaved (the figures of each round are printed)")
     args = parser.parse_args()
+    if args.no_ray:
+        args.ways = [way for way in args.ways if not way.startswith("ray")]
     # A local Ray writes ~/.ray/auth_token unless it has a token; give it one for this run only.
     os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(32))
     try:
@@ -130,33 +138,41 @@ def main() -> None:
     print(f"{args.games} games of ndengrod size={args.size} length={args.size} per agent; cores: {os.cpu_count()}; "
           f"load average {os.getloadavg()[0]:.2f}; CPU shared by session (autogroup): {'yes' if autogroup else 'no'}",
           flush=True)
-    if not args.no_ray:
+    if "ray-local" in args.ways:
         plain, lab = ray_start_up()
         print(f"Ray start-up and shutdown alone: {plain:.1f} s (ray.init), {lab:.1f} s (as the lab starts it)",
               flush=True)
 
-    head, stop_head = start_head(2) if not args.no_ray else ("", lambda: None)
+    head, stop_head = start_head(2) if "ray-head" in args.ways else ("", lambda: None)
     try:
         for agent in args.agents:
-            measure(agent, args, head)
+            for _ in range(args.rounds):
+                measure(agent, args, head)
     finally:
         stop_head()
+
+
+WAYS: dict[str, tuple[str, dict[str, object]]] = {
+    "one": ("1 worker", {"workers": 1}),
+    "pool": ("2 workers", {"workers": 2}),
+    "ray-local": ("Ray local, 2 workers", {"workers": 2, "ray_address": "local"}),
+    "ray-head": ("Ray head, 2 CPUs", {}),
+}
 
 
 def measure(agent: str, args: argparse.Namespace, head: str) -> None:
     from boardlab.playtest.run import Plan
 
     plan = Plan("ndengrod", {"size": args.size, "length": args.size}, {}, (agent,), args.games, seed=1)
-    ways: list[tuple[str, dict[str, object]]] = [("1 worker", {"workers": 1}), ("2 workers", {"workers": 2})]
-    if not args.no_ray:
-        ways.append(("Ray local, 2 workers", {"workers": 2, "ray_address": "local"}))
-        ways.append(("Ray head, 2 CPUs", {"ray_address": head}))
     base = None
-    for label, kwargs in ways:
+    for way in args.ways:
+        label, kwargs = WAYS[way]
+        if way == "ray-head":
+            kwargs = {"ray_address": head}
         seconds, cpu, games, (before, after) = timed(plan, **kwargs)
         rate = games / seconds
         base = base or rate
-        print(f"{agent:>7} {label:>18}: {rate:6.2f} games/s ({seconds:6.1f} s, ×{rate / base:.2f} of 1 worker); "
+        print(f"{agent:>7} {label:>18}: {rate:6.2f} games/s ({seconds:6.1f} s, ×{rate / base:.2f} of {args.ways[0]}); "
               f"{cpu / games:5.2f} CPU s a game, {cpu / seconds:4.2f} cores; load average {before:.2f} before, "
               f"{after:.2f} after", flush=True)
 
