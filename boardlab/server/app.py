@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         thresholds = gc.get_threshold()
         gc.set_threshold(20_000, 20, 10)
         service.notifier.start()
+        await service.notifier.ready()
         if settings.background and settings.warm_up:
             service.warmup.start()
         else:

@@ -104,6 +104,9 @@ class LocalNotifier:
     def start(self) -> None:
         pass
 
+    async def ready(self, seconds: float = 10.0) -> bool:
+        return True
+
     def stop(self) -> None:
         pass
 
@@ -133,6 +136,19 @@ class PostgresNotifier:
     def start(self) -> None:
         """Listen, on the running event loop (call from it: the app's lifespan)."""
         self._task = asyncio.get_running_loop().create_task(self._listen(), name="boardlab-listen")
+
+    async def ready(self, seconds: float = 10.0) -> bool:
+        """Wait (at most ``seconds``) until the LISTEN is in place. A server that answered before it
+        listened showed its first watchers none of the moves made meanwhile through another server, not
+        until the next move; a two-server test saw it once under load."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not self.listening.is_set():
+            if loop.time() > deadline:
+                log.warning("not listening for other servers' moves after %.0f s; answering anyway", seconds)
+                return False
+            await asyncio.sleep(0.005)
+        return True
 
     def stop(self) -> None:
         if self._task is not None:

@@ -221,6 +221,18 @@ def test_moves_go_on_after_postgresql_drops_the_servers_connections(pg_url: str)
         assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
 
 
+def test_a_server_listens_before_it_answers(pg_url: str) -> None:
+    """A watcher that connects the moment a server answers must hear the next move made through another
+    server: the server's LISTEN is in place before its first answer."""
+    from fastapi.testclient import TestClient
+
+    from boardlab.server.app import create_app
+
+    app = create_app(settings_for(pg_url))
+    with TestClient(app):  # the lifespan has run: the server answers from now on
+        assert app.state.service.notifier.listening.is_set()
+
+
 def test_live_updates_go_on_after_postgresql_drops_the_listening_connection(pg_url: str) -> None:
     """The server's LISTEN connection (read on its event loop) ended by PostgreSQL (a restart, an idle
     timeout, an administrator): the server listens again, and a watcher goes on seeing every move."""
