@@ -102,7 +102,8 @@ def test_kernel_counts_visits_consistently() -> None:
     params = np.zeros(mk.PARAM_FIELDS, np.float64)
     params[mk.P_EXPLORATION], params[mk.P_SEATS] = 0.7, 2
     done = mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
-                     nodes, stats, meta, params, 3000, *mk.tables(0, 2, game.num_distinct_actions, 0))
+                     nodes, stats, meta, params, 3000, *mk.tables(0, 2, game.num_distinct_actions, 0),
+                     np.zeros(0, np.int64))
     assert done == 3000 and meta[mk.M_SIZE] == 3001  # one new node per iteration
     size = meta[mk.M_SIZE]
     for node in range(size):  # a node's visits are its children's plus the one that stopped there

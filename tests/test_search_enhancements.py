@@ -62,7 +62,8 @@ def toy_start() -> np.ndarray:
 
 
 def toy_search(iterations: int, *, amaf: bool = False, ref: int = 0, playout: int = mk.PLAYOUT_RANDOM,
-               implicit: float = 0.0, capacity: int = 2000, seed: int = 7) -> dict[str, np.ndarray]:
+               implicit: float = 0.0, capacity: int = 2000, seed: int = 7,
+               infoset: bool = False, observed: tuple[int, ...] = ()) -> dict[str, np.ndarray]:
     nodes = np.zeros((capacity, mk.NODE_FIELDS), np.int64)
     stats = np.zeros((capacity, mk.STAT_FIELDS), np.float64)
     meta = np.zeros(mk.META_FIELDS, np.int64)
@@ -73,12 +74,13 @@ def toy_search(iterations: int, *, amaf: bool = False, ref: int = 0, playout: in
     params[mk.P_AMAF_FROM] = 1
     params[mk.P_PLAYOUT], params[mk.P_EPSILON] = playout, 0.1
     params[mk.P_IMPLICIT], params[mk.P_ACTIONS] = implicit, ACTIONS
+    params[mk.P_INFOSET], params[mk.P_ACTION_LIMIT] = float(infoset), ACTIONS
     amaf_rows, history, gram_keys, gram_stats = mk.tables(capacity if amaf else 0, 2, ACTIONS, 1024)
     spec = np.zeros(1, np.int64)
     spec.setflags(write=False)
     kernel.seed_kernels(seed)
     done = mk.search(toy_legal, toy_apply, toy_evaluate, toy_start(), spec, nodes, stats, meta, params, iterations,
-                     amaf_rows, history, gram_keys, gram_stats)
+                     amaf_rows, history, gram_keys, gram_stats, np.array(observed, np.int64))
     assert done == iterations
     return {"nodes": nodes, "stats": stats, "meta": meta, "amaf": amaf_rows, "history": history,
             "gram_keys": gram_keys, "gram_stats": gram_stats}
@@ -216,6 +218,69 @@ def test_implicit_minimax_values_back_up_the_best_child_for_its_chooser() -> Non
             assert stats[node, mk.IMPLICIT + seat] == pytest.approx(best)
     # Seat 0 can always play 2 at once: the root's minimax value for it is a win's evaluation or better.
     assert stats[0, mk.IMPLICIT + 0] >= 0.9
+
+
+def children_of(nodes: np.ndarray, node: int) -> list[int]:
+    found, child = [], int(nodes[node, mk.FIRST_CHILD])
+    while child >= 0:
+        found.append(child)
+        child = int(nodes[child, mk.NEXT_SIBLING])
+    return found
+
+
+@pytest.mark.parametrize("merged", [False, True])
+def test_merged_hidden_moves_share_what_follows_the_moves_that_look_the_same(merged: bool) -> None:
+    # Seat 0's actions 0 and 1 look the same to seat 1 (observed 0, 0, 2): merged, seat 1's choices
+    # after either are one set of nodes, which every iteration through either reaches.
+    table = toy_search(600, infoset=True, observed=(0, 0, 2) if merged else ())
+    nodes, stats = table["nodes"], table["stats"]
+    by_action = {int(nodes[c, mk.ACTION]): c for c in children_of(nodes, 0)}
+    assert sorted(by_action) == [0, 1, 2]
+    first, second = sorted((by_action[0], by_action[1]))  # the older one holds what follows both
+    below = {c: sum(stats[g, mk.VISITS] for g in children_of(nodes, c)) for c in by_action.values()}
+    # A child's first visit ends at it (a new node); every later visit goes on to one of the choices after it.
+    if merged:
+        assert nodes[second, mk.HOLDER] == first and nodes[first, mk.HOLDER] == first
+        assert children_of(nodes, second) == []
+        assert below[first] == stats[first, mk.VISITS] + stats[second, mk.VISITS] - 2
+    else:
+        assert nodes[second, mk.HOLDER] == second
+        assert below[first] == stats[first, mk.VISITS] - 1 and below[second] == stats[second, mk.VISITS] - 1
+    third = by_action[2]  # seen whole: never merged
+    assert nodes[third, mk.HOLDER] == third and below[third] == stats[third, mk.VISITS] - 1
+
+
+def test_hmdg_commits_look_the_same_to_the_responder_exactly_when_their_observed_values_agree() -> None:
+    game = boardlab.load("hmdg", size=5, line_length=4)
+    state, rng = game.new_game(), np.random.default_rng(3)
+    cells = 25
+    while not any(move.path[0] < 2 * cells for move in state.legal_moves()):  # to a commit
+        moves = state.legal_moves()
+        state = state.play(moves[int(rng.integers(len(moves)))])
+    mover = state.to_move
+    seen = {}
+    for move in state.legal_moves():
+        (action,) = move.path
+        if action < 2 * cells:
+            after = state.play(move)
+            seen[action] = after.view(1 - mover).to_text() + repr(after.view(1 - mover).planes().tolist())
+    assert len(seen) > 10
+    observed = game.observed_actions
+    assert len(observed) == game.action_limit
+    for a in seen:
+        for b in seen:
+            assert (seen[a] == seen[b]) == (observed[a] == observed[b]), (a, b)
+    assert all(observed[a] == a for a in range(2 * cells, game.action_limit))  # every other action is public
+    assert len(boardlab.load("ndengrod").observed_actions) == 0  # perfect information: nothing to merge
+
+
+def test_merged_hidden_moves_play_legal_games_and_are_named_in_the_description() -> None:
+    agent = make_agent("level2:merge_hidden=true,iterations=300", seed=4)
+    assert "merge_hidden=True" in agent.describe()
+    assert "merge_hidden" not in make_agent("level2").describe()
+    result = run_match("hmdg", {"size": 5, "line_length": 4}, "level2:merge_hidden=true,iterations=300", "random",
+                       games=2, workers=1)
+    assert result.games == 2
 
 
 @pytest.mark.parametrize("spec, message", [

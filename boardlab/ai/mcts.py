@@ -73,6 +73,10 @@ class SearchSettings:
     epsilon: float = 0.1
     tau: float = 0.1
     implicit: float = 0.0
+    # Information-set search (hidden information): ``merge_hidden`` keeps what follows the moves the
+    # other seats cannot tell apart (HMDG's secret targets on one announced line) in one place, so that
+    # they do not decide below a hidden part as if they saw it (mcts_kernel: merged hidden moves).
+    merge_hidden: bool = False
     # Restricted play (boardlab.ai.restricted): the name of a restriction the game declares
     # (Horsmeier: "no_sideways", "ignore_lifespan"); "" plays unrestricted.
     restrict: str = ""
@@ -80,7 +84,7 @@ class SearchSettings:
 
 # The enhancements' settings and their "off" values. A description leaves them out while they are off,
 # so that agents that play as before these settings existed are described as before (match records).
-ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit")
+ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit", "merge_hidden")
 # Settings a description leaves out at their default, for the same reason.
 OMITTED_AT_DEFAULT = (*ENHANCEMENTS, "restrict")
 AMAF_KINDS = ("off", "rave", "grave")
@@ -90,6 +94,7 @@ POLICIES = ("epsilon", "gibbs")
 # 43 KB for Möbiatus); nodes beyond the pool use the nearest reference above them.
 AMAF_MEMORY = 128 * 2**20
 NST_SLOTS = 1 << 16
+NOTHING_MERGED = np.zeros(0, np.int64)
 
 
 class Tree:
@@ -149,7 +154,7 @@ class Tree:
         return True
 
     def child(self, node: int, action: int) -> int:
-        child = int(self.nodes[node, mk.FIRST_CHILD])
+        child = int(self.nodes[self.nodes[node, mk.HOLDER], mk.FIRST_CHILD])
         while child >= 0:
             if self.nodes[child, mk.ACTION] == action:
                 return child
@@ -157,8 +162,9 @@ class Tree:
         return -1
 
     def children(self, node: int) -> list[int]:
+        """The choices at ``node``: its holder's children (its own, unless merged hidden moves share them)."""
         found = []
-        child = int(self.nodes[node, mk.FIRST_CHILD])
+        child = int(self.nodes[self.nodes[node, mk.HOLDER], mk.FIRST_CHILD])
         while child >= 0:
             found.append(child)
             child = int(self.nodes[child, mk.NEXT_SIBLING])
@@ -310,7 +316,7 @@ class MCTSAgent(Agent):
         def run(count: int) -> int:
             return int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
                                  tree.nodes, tree.stats, tree.meta, params, count,
-                                 tree.amaf, tree.history, tree.gram_keys, tree.gram_stats))
+                                 tree.amaf, tree.history, tree.gram_keys, tree.gram_stats, NOTHING_MERGED))
 
         self._run_budget(run, settings, lambda: self._analysis(tree, state))
         return self._analysis(tree, state)
@@ -323,6 +329,7 @@ class MCTSAgent(Agent):
         sample = game.determinize(view, rng)  # the tree's root is the information set, not this sample
         tree = self._tree_for(sample, replace(settings, reuse_tree=False))
         params = self._params(game, view.seat, settings, infoset=True)
+        observed = game.observed_actions if settings.merge_hidden else NOTHING_MERGED
 
         def run(count: int) -> int:
             nonlocal sample
@@ -333,7 +340,7 @@ class MCTSAgent(Agent):
                 share = count // parts + (1 if part < count % parts else 0)
                 ran = int(mk.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, sample.data.copy(),
                                     game.spec, tree.nodes, tree.stats, tree.meta, params, share,
-                                    tree.amaf, tree.history, tree.gram_keys, tree.gram_stats))
+                                    tree.amaf, tree.history, tree.gram_keys, tree.gram_stats, observed))
                 done += ran
                 if ran < share:
                     break  # the tree is full

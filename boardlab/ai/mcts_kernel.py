@@ -10,7 +10,9 @@ iterations from Python, and the tree is reused between moves.
     over); ``PROVEN`` (MCTS-Solver, two seats: ``UNPROVEN``, ``DRAWN`` or the winning seat);
     ``NUM_LEGAL`` and ``CREATED`` (how many children exist of how many legal actions); ``OFFSET`` and
     ``STRIDE``, which walk the legal actions in a random order without storing it; ``AMAF_ROW`` (the
-    node's row of AMAF statistics, or -1); ``HAS_IMPLICIT`` (1 once the node has a minimax value).
+    node's row of AMAF statistics, or -1); ``HAS_IMPLICIT`` (1 once the node has a minimax value);
+    ``HOLDER`` (the node whose children are the choices here: the node itself, except under merged
+    hidden moves, below).
 ``stats[n, …]`` (float64)
     ``VISITS``; ``AVAIL`` (times the node was selectable: information-set search's parent count);
     ``VALUE + seat`` (summed rewards in [0, 1] for every seat: a max-n backup); ``IMPLICIT + seat``
@@ -23,6 +25,17 @@ that changes between batches: only children legal in it compete, missing ones ar
 availability counts replace the parent's visits.
 
 Enhancements, each off unless its parameter turns it on (plain UCT is the baseline):
+
+Merged hidden moves (information-set search; ``observed``)
+    Single-observer information-set MCTS (Cowling, Powley and Whitehouse, "Information Set Monte
+    Carlo Tree Search", IEEE TCIAIG 4(2), 2012) keys every node by the action that leads to it, so
+    below a move with a hidden part (HMDG's secret target) the next chooser's statistics are kept
+    apart for each hidden value: it decides as if it knew it. Their multiple-observer search gives
+    each seat a tree of its own observations. This takes the smallest part of that remedy within one
+    tree: ``observed[a]`` says what the other seats see of action ``a`` (actions with equal values
+    look the same to them), and the children of every node reached by such an action are kept in one
+    place, the first sibling's that looks the same (``HOLDER``). Each action keeps its own statistics
+    (the mover still picks its whole move); what follows it is shared.
 
 AMAF: RAVE and GRAVE (``P_AMAF``)
     Cazenave, "Generalized Rapid Action Value Estimation", IJCAI 2015; Gelly and Silver, "Monte-Carlo
@@ -91,7 +104,8 @@ OFFSET = 8
 STRIDE = 9
 AMAF_ROW = 10
 HAS_IMPLICIT = 11
-NODE_FIELDS = 12
+HOLDER = 12
+NODE_FIELDS = 13
 
 VISITS = 0
 AVAIL = 1
@@ -178,6 +192,7 @@ def new_node(nodes, stats, meta, parent, action):  # type: ignore[no-untyped-def
     nodes[node, STRIDE] = 1
     nodes[node, AMAF_ROW] = NONE
     nodes[node, HAS_IMPLICIT] = 0
+    nodes[node, HOLDER] = node
     stats[node, :] = 0.0
     if parent >= 0:
         nodes[node, NEXT_SIBLING] = nodes[parent, FIRST_CHILD]
@@ -469,24 +484,41 @@ def _take_amaf_row(nodes, meta, amaf, node):  # type: ignore[no-untyped-def]
     return row
 
 
+@njit(cache=True)
+def share_hidden(nodes, node, observed):  # type: ignore[no-untyped-def]
+    """Give the new ``node`` the holder of an older sibling whose action looks the same to the other seats."""
+    action = nodes[node, ACTION]
+    if action >= observed.shape[0] or observed[action] == action:
+        return
+    sibling = nodes[node, NEXT_SIBLING]  # older siblings: a new node is put first
+    while sibling >= 0:
+        if observed[nodes[sibling, ACTION]] == observed[action]:
+            nodes[node, HOLDER] = nodes[sibling, HOLDER]
+            return
+        sibling = nodes[sibling, NEXT_SIBLING]
+
+
 @njit(
     types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, NODES, STATS, VECTOR, PARAMS, types.int64,
-                AMAF_TABLE, HISTORY, VECTOR, HISTORY),
+                AMAF_TABLE, HISTORY, VECTOR, HISTORY, VECTOR),
     cache=True,
 )
 def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params, iterations,  # type: ignore[no-untyped-def]
-           amaf, history, gram_keys, gram_stats):
+           amaf, history, gram_keys, gram_stats, observed):
     """Run up to ``iterations`` iterations from ``meta[M_ROOT]``, whose state is ``root_state``.
 
     Playouts are random (or MAST/NST); with ``params[P_CUTOFF] > 0`` they stop after that many plies
     and the game's ``evaluate`` scores the position instead. ``amaf``, ``history`` and
     ``gram_keys``/``gram_stats`` are the AMAF row pool and the MAST and NST tables (:func:`tables`).
+    ``observed`` (information-set search): what the other seats see of each action, to merge what
+    follows the actions they cannot tell apart (empty: nothing merged).
     Returns how many iterations ran: fewer once the tree is full or the root is proven.
     """
     seats = np.int64(params[P_SEATS])
     cutoff = np.int64(params[P_CUTOFF])
     solver = params[P_SOLVER] > 0
     infoset = params[P_INFOSET] > 0
+    merging = infoset and observed.shape[0] > 0
     use_amaf = params[P_AMAF] > 0
     ref = params[P_REF]
     amaf_from = params[P_AMAF_FROM]
@@ -534,21 +566,24 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
                 ref_row = next_reference(nodes, stats, node, ref, ref_row)
             child = -1
             if infoset:
+                here = nodes[node, HOLDER]
                 count = legal(state, spec, out)
                 stamp += 1
                 for i in range(count):
                     mark[out[i]] = stamp
-                action = _untried_infoset(nodes, node, mark, stamp, out, count)
+                action = _untried_infoset(nodes, here, mark, stamp, out, count)
                 if action >= 0:
-                    child = new_node(nodes, stats, meta, node, action)
+                    child = new_node(nodes, stats, meta, here, action)
                     full = child < 0
+                    if merging and not full:
+                        share_hidden(nodes, child, observed)
                 else:
-                    walk = nodes[node, FIRST_CHILD]
+                    walk = nodes[here, FIRST_CHILD]
                     while walk >= 0:
                         if mark[nodes[walk, ACTION]] == stamp:
                             stats[walk, AVAIL] += 1.0
                         walk = nodes[walk, NEXT_SIBLING]
-                    child = select(nodes, stats, node, params, mark, stamp, amaf, ref_row)
+                    child = select(nodes, stats, here, params, mark, stamp, amaf, ref_row)
             elif nodes[node, CREATED] != nodes[node, NUM_LEGAL]:
                 count = legal(state, spec, out)
                 if nodes[node, NUM_LEGAL] < 0:
@@ -572,6 +607,7 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
             unseen = nodes[node, NODE_TO_MOVE] == UNSEEN
             if unseen or infoset:
                 nodes[node, NODE_TO_MOVE] = state[TO_MOVE]  # the chooser here, in this determinisation
+                nodes[nodes[node, HOLDER], NODE_TO_MOVE] = state[TO_MOVE]
             if unseen:
                 created = True
                 if state[TO_MOVE] < 0 and solver:

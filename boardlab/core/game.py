@@ -429,6 +429,14 @@ class Game(ABC):
             return view.state
         raise BoardlabError(f"{self.id} has hidden information but does not implement determinize")
 
+    @functools.cached_property
+    def observed_actions(self) -> np.ndarray:
+        """What the other seats see of each action, for information-set search (an agent's
+        ``merge_hidden``): ``observed[a]`` for every action number below :attr:`action_limit`, equal for
+        actions they cannot tell apart and ``a`` itself where they see it whole. Empty (the default, and
+        under perfect information): every action is seen whole."""
+        return np.zeros(0, np.int64)
+
     @property
     def restrictions(self) -> Mapping[str, Restriction]:
         """The restrictions this game declares for restricted play, by name (:mod:`boardlab.core.restriction`):

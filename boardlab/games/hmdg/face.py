@@ -27,6 +27,7 @@ the mover's colour ``x``/``o``), the ply, and optional fields: ``x=SEAT`` (who p
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import textwrap
@@ -113,6 +114,17 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     @property
     def cells(self) -> int:
         return self.size * self.size
+
+    @functools.cached_property
+    def observed_actions(self) -> np.ndarray:
+        """A commit ``2 * target + axis`` shows the other player its announced line alone (the row or
+        column of the target), so the commits to one line look the same; every other action is public."""
+        observed = np.arange(self.action_limit, dtype=np.int64)
+        for target in range(self.cells):
+            row, column = divmod(target, self.size)
+            for axis, line in ((0, row), (1, column)):
+                observed[2 * target + axis] = self.action_limit + axis * self.size + line
+        return observed
 
     @property
     def topology(self) -> Topology:
