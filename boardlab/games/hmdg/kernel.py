@@ -88,17 +88,10 @@ NO_TARGET_DRAW = 1
 
 LAYOUT = StateLayout("hmdg", total=S_STATE_LEN,
                     lengths=lambda spec: region_lengths(int(spec[S_CELLS]), int(spec[S_SEGMENTS])))
-F_PHASE = LAYOUT.field("F_PHASE")
-F_X_SEAT = LAYOUT.field("F_X_SEAT")
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_TARGET = LAYOUT.field("F_TARGET")
-F_AXIS = LAYOUT.field("F_AXIS")
-F_LINE = LAYOUT.field("F_LINE")
-F_PASSES = LAYOUT.field("F_PASSES")
+F_PHASE, F_X_SEAT, F_COLOUR, F_TARGET, F_AXIS, F_LINE, F_PASSES = LAYOUT.several(
+    "F_PHASE", "F_X_SEAT", "F_COLOUR", "F_TARGET", "F_AXIS", "F_LINE", "F_PASSES")
 F_FIVE_FLAG = LAYOUT.field("F_FIVE_FLAG", 2)  # + colour
-F_LAST_OUTCOME = LAYOUT.field("F_LAST_OUTCOME")
-F_LAST_TARGET = LAYOUT.field("F_LAST_TARGET")
-F_LAST_FIVES = LAYOUT.field("F_LAST_FIVES")
+F_LAST_OUTCOME, F_LAST_TARGET, F_LAST_FIVES = LAYOUT.several("F_LAST_OUTCOME", "F_LAST_TARGET", "F_LAST_FIVES")
 F_HIDDEN = LAYOUT.field("F_HIDDEN", 2)  # + colour
 LAYOUT.spare(2)
 STONES = LAYOUT.sized("STONES")

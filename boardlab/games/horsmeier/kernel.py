@@ -88,9 +88,7 @@ NORTH = 0
 SOUTH = 2
 
 LAYOUT = StateLayout("horsmeier", total=S_STATE_LEN, lengths=lambda spec: {"HIST": int(spec[S_PLY_CAP]) + 1})
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_HASH = LAYOUT.field("F_HASH")
-F_HIST_START = LAYOUT.field("F_HIST_START")
+F_COLOUR, F_HASH, F_HIST_START = LAYOUT.several("F_COLOUR", "F_HASH", "F_HIST_START")
 F_COUNT = LAYOUT.field("F_COUNT", 2)  # + colour
 LAYOUT.spare(3)
 BOARD = LAYOUT.field("BOARD", CELLS)
