@@ -52,13 +52,6 @@ _SQUARE = re.compile(r"[a-z]\d{1,2}")
 class Gtbm(kit.NamedCells, Game, kernels=k):
     """GTBM with its options fixed."""
 
-    notation = (
-        'Moves: the square moved from and the square moved to, such as c3-d4 (also c3d4); a capture may '
-        'be marked c3-d4xd3.'
-    )
-
-    turns_of_several_actions = False
-
     info = INFO
 
     @property
@@ -317,14 +310,9 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
         winner, reason = k.stuck_outcome(data, self.spec)
         if reason == 0 and data[k.F_QUIET] >= self.options["no_capture_limit"]:
             winner, reason = k.limit_winner(data, self.spec), k.REASON_LIMIT
-        token = _END_TOKENS.by_code
         if end == k.REASON_REPETITION and reason in (0, k.REASON_LIMIT):
             winner, reason = -1, k.REASON_REPETITION
-        elif end is None and reason != 0:
-            raise PositionError(f"{text!r}: the game is over here ({token[reason]}), so end:{token[reason]} is needed")
-        elif end is not None and end != reason:
-            actual = f"it ended by end:{token[reason]}" if reason else "the game goes on"
-            raise PositionError(f"{text!r}: end:{token[end]} does not fit this position ({actual})")
+        _END_TOKENS.check(text, end, reason)
         if reason:
             k.finish(data, winner, reason)
         else:

@@ -68,12 +68,6 @@ _TOKEN = re.compile(r"\([xX][oO]\)|\d+|.")
 class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     """Hidden Move Double Gomoku with its options fixed."""
 
-    notation = (
-        'Moves: to start, A places an x on a point (e5) and B chooses x or o; then, on your turn, commit '
-        'a target and announce its row or column (e5/row, e5/col); answer an announcement with none, or '
-        'reveal and your hidden stones on that line (reveal e3 e7).'
-    )
-
     info = INFO
     plane_kinds = ("hidden", "revealed")
     plane_marks = ("closed", "target")

@@ -99,12 +99,6 @@ def _ranges(values: list[int]) -> str:
 class Mobiatus(Game, kernels=k, evaluate=evaluate):
     """Möbiatus with its options fixed."""
 
-    notation = (
-        "Moves: the piece's square and each square it lands on: F1a-F3b, a slide F1a-F3b~F4b, a capture "
-        'chain F1a-F3b*-F5c; swap where allowed. A square is a face (F front, B back), a number along '
-        'the strip and a lane letter.'
-    )
-
     info = INFO
     state_length_at = layout.S_STATE_LEN
     plane_kinds = ("dot", "circle")

@@ -104,14 +104,6 @@ def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list
 class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
     """Mynd with its options fixed."""
 
-    notation = (
-        'Moves: a point such as d4 places a piece; a push is written from its rear piece to its front '
-        'piece with a direction, d4-d6^, or for one piece alone d4> (^ up, > right, v down, < left); '
-        "pass. On the board B W R G are the players' pieces; * marks a starting peg."
-    )
-
-    turns_of_several_actions = False
-
     info = INFO
     state_length_at = lay.S_STATE_LEN
     plane_kinds = ("piece", "peg")

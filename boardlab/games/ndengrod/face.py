@@ -44,15 +44,8 @@ _END_TOKENS = kit.EndTokens(INFO)
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 
 
-class Ndengrod(kit.NamedCells, Game, kernels=k):
+class Ndengrod(kit.NamedCells, kit.TextOfAction, Game, kernels=k):
     """Ndengrod with its options fixed."""
-
-    notation = (
-        'Moves: a cell, such as d3 (the row letter, then the number of the / diagonal); pass; swap where '
-        'the swap rule is on.'
-    )
-
-    turns_of_several_actions = False
 
     info = INFO
     plane_kinds = ("stone",)
@@ -124,10 +117,6 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
         return data
 
     # -- moves ----------------------------------------------------------------------------------
-
-    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
-        (action,) = path
-        return self.key_text(action)
 
     def key_text(self, key: int) -> str:
         """An action's text never depends on the position: its key is the action."""
