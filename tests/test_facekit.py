@@ -52,6 +52,14 @@ def test_end_tokens_hyphenate_the_reasons_unless_the_info_names_them() -> None:
     assert tokens.fields() == "end:line, end:ply-cap, end:no-move"
 
 
+def test_end_tokens_split_the_first_end_field_from_the_other_flags() -> None:
+    tokens = kit.EndTokens(TOY, {3: "no-move"})
+    assert tokens.split(["passed", "end:no-move", "cut:3"]) == (3, ["passed", "cut:3"])
+    assert tokens.split(["end:line", "end:ply-cap"]) == (1, ["end:ply-cap"])  # the second is the face's to refuse
+    assert tokens.split(["end:nothing"]) == (None, ["end:nothing"])
+    assert tokens.split([]) == (None, [])
+
+
 def test_end_tokens_refuse_a_position_whose_end_field_does_not_fit() -> None:
     tokens = kit.EndTokens(TOY, {3: "no-move"})
     tokens.check("pos", None, 0)

@@ -17,6 +17,7 @@ is the same in every face is written here once, so that a face says only what is
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -29,12 +30,13 @@ from boardlab.core import kernel
 from boardlab.core.info import GameInfo
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology
+from boardlab.core.topology import Topology, square
 from boardlab.errors import PositionError
 
 __all__ = [
-    "ONE_CHARACTER", "CellNaming", "ChoiceCodes", "EndTokens", "NamedCells", "SpecBuilder", "TextOfAction",
-    "bind_kernels", "count_field", "position_fields", "read_row", "write_row", "zobrist_keys",
+    "ONE_CHARACTER", "CellNaming", "ChoiceCodes", "EndTokens", "NamedCells", "PlyCapped", "SpecBuilder",
+    "SquareBoard", "TextOfAction", "bind_kernels", "count_field", "position_fields", "read_row", "write_row",
+    "zobrist_keys",
 ]
 
 # -- cell names ---------------------------------------------------------------------------------
@@ -90,6 +92,32 @@ class NamedCells:
 
     def cell_names(self) -> tuple[str, ...]:
         return self.naming.names
+
+
+class SquareBoard:
+    """A face's ``size``, its ``size`` option, and ``topology``, the square board of that side, each made
+    once (mixed in before :class:`boardlab.core.game.Game`)."""
+
+    options: Mapping[str, OptionValue]
+
+    @functools.cached_property
+    def size(self) -> int:
+        return int(self.options["size"])
+
+    @functools.cached_property
+    def topology(self) -> Topology:
+        return square(self.size)
+
+
+class PlyCapped:
+    """A face's ``max_decisions`` where each ply is one decision and the ``ply_cap`` option ends the game
+    (mixed in before :class:`boardlab.core.game.Game`)."""
+
+    options: Mapping[str, OptionValue]
+
+    @property
+    def max_decisions(self) -> int:
+        return int(self.options["ply_cap"])
 
 
 class TextOfAction:
@@ -188,6 +216,18 @@ class EndTokens:
     def fields(self) -> str:
         """Every ``end:`` field, comma-separated (for an error that lists what is accepted)."""
         return ", ".join(f"end:{token}" for token in self.by_token)
+
+    def split(self, flags: Iterable[str]) -> tuple[int | None, list[str]]:
+        """The reason that the first ``end:`` field of ``flags`` names (``None``: none), and the other flags
+        in order (a second ``end:`` field among them, for the face to refuse as unexpected)."""
+        end, others = None, []
+        for flag in flags:
+            code = self.code(flag)
+            if code is not None and end is None:
+                end = code
+            else:
+                others.append(flag)
+        return end, others
 
     def check(self, text: str, end: int | None, reason: int) -> None:
         """Refuse the position ``text`` unless its ``end:`` field (reason ``end``, ``None`` where it has

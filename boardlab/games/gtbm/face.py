@@ -33,7 +33,6 @@ from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
 from boardlab.games.gtbm import INFO
@@ -49,7 +48,7 @@ _MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:
 _SQUARE = re.compile(r"[a-z]\d{1,2}")
 
 
-class Gtbm(kit.NamedCells, Game, kernels=k):
+class Gtbm(kit.NamedCells, kit.SquareBoard, Game, kernels=k):
     """GTBM with its options fixed."""
 
     info = INFO
@@ -77,18 +76,9 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
 
     # -- board and tables -----------------------------------------------------------------------
 
-    @property
-    def size(self) -> int:
-        return int(self.options["size"])
-
-    @property
-    def topology(self) -> Topology:
-        return self._topology
-
     def build_spec(self) -> np.ndarray:
         size = self.size
-        topology = square(size)
-        self._topology = topology
+        topology = self.topology
         cells = topology.size
         spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_SIZE] = size

@@ -71,7 +71,7 @@ _MOVE = re.compile(r"([a-z])(\d{1,2})\s*-?\s*(?:([a-z])(\d{1,2})|([a-z]+))")
 _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 
 
-class Horsmeier(kit.NamedCells, kit.TextOfAction, Game, kernels=k):
+class Horsmeier(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k):
     """Horsmeier's strength race with its options fixed."""
 
     info = INFO
@@ -82,10 +82,7 @@ class Horsmeier(kit.NamedCells, kit.TextOfAction, Game, kernels=k):
         """``cell * 4 + direction``; ``4 * cells`` passes."""
         return 4 * len(self.cell_names()) + 1
 
-    @property
-    def max_decisions(self) -> int:
-        """One decision a ply; the ply cap (J10) ends the game."""
-        return int(self.options["ply_cap"])
+    # max_decisions: one decision a ply; the ply cap (J10) ends the game (kit.PlyCapped).
 
     search_cutoff = 20
 

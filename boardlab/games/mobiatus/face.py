@@ -532,13 +532,11 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         data[layout.F_COLOUR] = LETTERS.index(colour_text)
         data[layout.F_TURNS] = turns
         data[kernel.PLY] = ply
-        end = None
+        end, flags = _END_TOKENS.split(flags)
         for flag in flags:
             pie = self.options["first_player"] == "pie"
             if flag == "swapped" and pie and turns >= 1 and not data[layout.F_SWAPPED]:
                 data[layout.F_SWAPPED] = 1
-            elif _END_TOKENS.code(flag) is not None and end is None:
-                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with first_player=pie, after "
