@@ -7,6 +7,7 @@ import types
 import numpy as np
 import pytest
 
+from boardlab import load
 from boardlab.core import facekit as kit
 from boardlab.core.info import GameInfo
 from boardlab.core.options import Option
@@ -49,6 +50,35 @@ def test_end_tokens_hyphenate_the_reasons_unless_the_info_names_them() -> None:
     assert tokens.by_code == {1: "line", 2: "ply-cap", 3: "no-move"}
     assert tokens.code("end:ply-cap") == 2 and tokens.code("end:ply cap") is None and tokens.code("ply-cap") is None
     assert tokens.fields() == "end:line, end:ply-cap, end:no-move"
+
+
+def test_end_tokens_split_the_first_end_field_from_the_other_flags() -> None:
+    tokens = kit.EndTokens(TOY, {3: "no-move"})
+    assert tokens.split(["passed", "end:no-move", "cut:3"]) == (3, ["passed", "cut:3"])
+    assert tokens.split(["end:line", "end:ply-cap"]) == (1, ["end:ply-cap"])  # the second is the face's to refuse
+    assert tokens.split(["end:nothing"]) == (None, ["end:nothing"])
+    assert tokens.split([]) == (None, [])
+
+
+def test_end_tokens_refuse_a_position_whose_end_field_does_not_fit() -> None:
+    tokens = kit.EndTokens(TOY, {3: "no-move"})
+    tokens.check("pos", None, 0)
+    tokens.check("pos end:ply-cap", 2, 2)
+    with pytest.raises(PositionError, match=r"'pos': the game is over here \(line\), so end:line is needed"):
+        tokens.check("pos", None, 1)
+    with pytest.raises(PositionError, match=r"end:no-move does not fit this position \(the game goes on\)"):
+        tokens.check("pos", 3, 0)
+    with pytest.raises(PositionError, match=r"end:line does not fit this position \(it ended by end:ply-cap\)"):
+        tokens.check("pos", 1, 2)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_face_says_turns_of_several_actions_as_its_kernel_was_compiled(game_id: str) -> None:
+    game = load(game_id)
+    several = game.turns_kernel.several if hasattr(game.turns_kernel, "several") else True
+    assert game.turns_of_several_actions is several
+    assert game.turns_of_several_actions is (game_id in ("hmdg", "mobiatus"))
+    assert game.notation.startswith("Moves: ") and game.notation == game.info.notation
 
 
 @pytest.mark.parametrize("game_id", game_ids())

@@ -38,6 +38,7 @@ def _package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, toml: str) -> str:
 def test_a_game_toml_becomes_info_and_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     name = _package(tmp_path, monkeypatch, _HEAD + """
 perfect_information = false
+notation = "Moves: a cell, such as b2."
 
 [end_reasons]
 1 = "line"
@@ -85,6 +86,7 @@ largest = [{}, {size = 9}]
         ),
         variants=(Variant("big", {"size": 9}, "a big board"),),
         end_reasons={1: "line", 2: "ply cap"}, added_endings={2: "ply_cap (X2)"},
+        notation="Moves: a cell, such as b2.",
     )
     package = GamePackage.conventional(name, read_info(name), "Toy")
     assert package.samples == Samples(quick=({"size": 2},), largest=({}, {"size": 9}))

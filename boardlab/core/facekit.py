@@ -17,11 +17,12 @@ is the same in every face is written here once, so that a face says only what is
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,12 +30,13 @@ from boardlab.core import kernel
 from boardlab.core.info import GameInfo
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology
+from boardlab.core.topology import Topology, square
 from boardlab.errors import PositionError
 
 __all__ = [
-    "ONE_CHARACTER", "CellNaming", "ChoiceCodes", "EndTokens", "NamedCells", "SpecBuilder", "bind_kernels",
-    "count_field", "position_fields", "read_row", "write_row", "zobrist_keys",
+    "ONE_CHARACTER", "CellNaming", "ChoiceCodes", "EndTokens", "NamedCells", "PlyCapped", "SpecBuilder",
+    "SquareBoard", "TextOfAction", "bind_kernels", "count_field", "position_fields", "read_row", "write_row",
+    "zobrist_keys",
 ]
 
 # -- cell names ---------------------------------------------------------------------------------
@@ -90,6 +92,45 @@ class NamedCells:
 
     def cell_names(self) -> tuple[str, ...]:
         return self.naming.names
+
+
+class SquareBoard:
+    """A face's ``size``, its ``size`` option, and ``topology``, the square board of that side, each made
+    once (mixed in before :class:`boardlab.core.game.Game`)."""
+
+    options: Mapping[str, OptionValue]
+
+    @functools.cached_property
+    def size(self) -> int:
+        return int(self.options["size"])
+
+    @functools.cached_property
+    def topology(self) -> Topology:
+        return square(self.size)
+
+
+class PlyCapped:
+    """A face's ``max_decisions`` where each ply is one decision and the ``ply_cap`` option ends the game
+    (mixed in before :class:`boardlab.core.game.Game`)."""
+
+    options: Mapping[str, OptionValue]
+
+    @property
+    def max_decisions(self) -> int:
+        return int(self.options["ply_cap"])
+
+
+class TextOfAction:
+    """A face's ``action_text`` where every action is a whole turn and reads the same in every position
+    (the kernels' default ``describe``): the text of its key, the action itself (mixed in before
+    :class:`boardlab.core.game.Game`)."""
+
+    if TYPE_CHECKING:
+        def key_text(self, key: int) -> str: ...
+
+    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
+        (action,) = path
+        return self.key_text(action)
 
 
 # -- board text: rows written run-length, as in FEN ---------------------------------------------
@@ -175,6 +216,28 @@ class EndTokens:
     def fields(self) -> str:
         """Every ``end:`` field, comma-separated (for an error that lists what is accepted)."""
         return ", ".join(f"end:{token}" for token in self.by_token)
+
+    def split(self, flags: Iterable[str]) -> tuple[int | None, list[str]]:
+        """The reason that the first ``end:`` field of ``flags`` names (``None``: none), and the other flags
+        in order (a second ``end:`` field among them, for the face to refuse as unexpected)."""
+        end, others = None, []
+        for flag in flags:
+            code = self.code(flag)
+            if code is not None and end is None:
+                end = code
+            else:
+                others.append(flag)
+        return end, others
+
+    def check(self, text: str, end: int | None, reason: int) -> None:
+        """Refuse the position ``text`` unless its ``end:`` field (reason ``end``, ``None`` where it has
+        none) says how the position it describes ends (``reason``, 0 where the game goes on)."""
+        token = self.by_code
+        if end is None and reason != 0:
+            raise PositionError(f"{text!r}: the game is over here ({token[reason]}), so end:{token[reason]} is needed")
+        if end is not None and end != reason:
+            actual = f"it ended by end:{token[reason]}" if reason else "the game goes on"
+            raise PositionError(f"{text!r}: end:{token[end]} does not fit this position ({actual})")
 
     def ended(self, data: np.ndarray) -> list[str]:
         """``[end:<token>]`` once the game in ``data`` is over, else ``[]`` (the last field of a position)."""
@@ -272,11 +335,14 @@ class SpecBuilder:
 def bind_kernels(face: type, module: ModuleType, evaluate: Callable[..., None] | None = None) -> None:
     """The ``*_kernel`` class attributes of a face from its kernel module: ``legal``, ``apply``,
     ``turns`` and ``planes``, and ``describe`` and ``evaluate`` where the module (or ``evaluate``) has
-    one; ``state_length_at`` from its ``S_STATE_LEN`` where it has that. What the face's class body
-    sets itself stays."""
+    one; ``state_length_at`` from its ``S_STATE_LEN`` where it has that; ``turns_of_several_actions``
+    from what its ``turns`` was compiled for (:func:`~boardlab.core.turns.compile_turns`). What the
+    face's class body sets itself stays."""
     own = face.__dict__
     if hasattr(module, "S_STATE_LEN") and "state_length_at" not in own:
         face.state_length_at = module.S_STATE_LEN  # type: ignore[attr-defined]
+    if hasattr(getattr(module, "turns", None), "several") and "turns_of_several_actions" not in own:
+        face.turns_of_several_actions = module.turns.several  # type: ignore[attr-defined]
     for name in ("legal", "apply", "turns", "planes", "describe"):
         if hasattr(module, name) and f"{name}_kernel" not in own:
             setattr(face, f"{name}_kernel", staticmethod(getattr(module, name)))

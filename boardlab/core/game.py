@@ -61,7 +61,8 @@ class Game(ABC):
     legal_kernel: ClassVar[Callable[..., int]]
     apply_kernel: ClassVar[Callable[..., None]]
     # False where the kernel never sets MID_TURN: then every action is a whole turn, and listing the
-    # legal moves need not play each action to see whether the turn goes on.
+    # legal moves need not play each action to see whether the turn goes on. ``kernels=k`` takes it
+    # from the kernel module's ``compile_turns(..., several=)``.
     turns_of_several_actions: ClassVar[bool] = True
     # Each action's text key in a position (:mod:`boardlab.core.turns`); the face's ``key_text``
     # writes a key's text. The default key is the action itself.
@@ -76,10 +77,6 @@ class Game(ABC):
     search_cutoff: ClassVar[int] = 0
     # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
     search_algorithm: ClassVar[str] = "mcts"
-
-    # How moves are written, in a sentence or two for a newcomer (the terminal's first screen, the
-    # game page): shown before any mistake, not only in the error a mistake gets.
-    notation: ClassVar[str] = ""
 
     # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
     plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
@@ -235,6 +232,11 @@ class Game(ABC):
         return self.info.end_reasons.get(code, "win" if code == kernel.REASON_WIN else f"reason {code}")
 
     # -- move text from tables (boardlab.core.turns) -------------------------------------------
+
+    @property
+    def notation(self) -> str:
+        """How moves are written, in a sentence or two for a newcomer (the description's ``notation``)."""
+        return self.info.notation
 
     def key_text(self, key: int) -> str:
         """The text of one action whose ``describe_kernel`` key is ``key`` (a turn's text is its

@@ -46,6 +46,9 @@ class GameInfo:
     # with the rule that adds it (option and ambiguity ID): a playtest tells the seed's own draws from
     # draws at an added rule.
     added_endings: Mapping[int, str] = field(default_factory=dict)
+    # How moves are written, in a sentence or two for a newcomer (the terminal's first screen, the game
+    # page): shown before any mistake, not only in the error a mistake gets.
+    notation: str = ""
 
     def option(self, name: str) -> Option:
         """The declared option called ``name``."""
@@ -73,7 +76,7 @@ class GameInfo:
 
 
 _INFO_KEYS = ("id", "name", "designer", "year", "players", "rules_version", "summary", "source",
-              "perfect_information", "end_reasons", "added_endings", "variants", "options")
+              "perfect_information", "end_reasons", "added_endings", "variants", "options", "notation")
 
 
 @cache

@@ -14,12 +14,13 @@ follow it in the order the game declares them, each with its length:
 >>> LAYOUT = StateLayout("demo", total=9, lengths=lambda spec: {"BOARD": spec[0], "history": spec[1] + 1})
 >>> F_COLOUR = LAYOUT.field("F_COLOUR")
 >>> F_COUNT = LAYOUT.field("F_COUNT", 2)   # one per colour
+>>> F_PASSES, F_HASH = LAYOUT.several("F_PASSES", "F_HASH")
 >>> BOARD = LAYOUT.sized("BOARD")
->>> LAYOUT.region("history", spec_field=7)
->>> F_COLOUR, F_COUNT, BOARD
-(8, 9, 11)
->>> LAYOUT.place({"BOARD": 25, "history": 4})
-{7: 36, 9: 40}
+>>> LAYOUT.regions({"history": 7, "scratch": 6})
+>>> F_COLOUR, F_COUNT, F_PASSES, F_HASH, BOARD
+(8, 9, 11, 12, 13)
+>>> LAYOUT.place({"BOARD": 25, "history": 4, "scratch": 2})
+{7: 38, 6: 42, 9: 44}
 
 A layout registers itself under its game's id, so that one conformance test checks every game's
 (:func:`declared`): no two fields overlap, all lie inside the state, none inside the header.
@@ -79,6 +80,11 @@ class StateLayout:
         self._end += length
         return start
 
+    def several(self, *names: str, length: int = 1) -> tuple[int, ...]:
+        """Declare several fields of ``length`` each, in order; returns their starts, to unpack into names as
+        ``F_A, F_B = LAYOUT.several("F_A", "F_B")``."""
+        return tuple(self.field(name, length) for name in names)
+
     def spare(self, length: int) -> None:
         """Leave ``length`` entries unused (saved state vectors keep their length and order)."""
         self.field(f"spare {self._end}", length)
@@ -100,6 +106,11 @@ class StateLayout:
         if spec_field in self._regions.values() or spec_field == self.total:
             raise ValueError(f"{self.game}: spec field {spec_field} holds the start of two regions")
         self._regions[name] = spec_field
+
+    def regions(self, spec_fields: Mapping[str, int]) -> None:
+        """Declare regions in order, each name with the spec field that keeps its start (:meth:`region`)."""
+        for name, spec_field in spec_fields.items():
+            self.region(name, spec_field)
 
     def _check_new(self, name: str) -> None:
         if name in self._regions or name == self._sized or any(f.name == name for f in self._fixed):

@@ -376,7 +376,10 @@ def compile_turns(namespace: dict[str, Any], *, several: bool) -> Callable[[np.n
     walk = pytypes.FunctionType(code, scope, name)
     walk.__module__ = namespace["__name__"]
     walk.__qualname__ = name
-    return njit(TURNS_SIG if several else SINGLE_TURNS_SIG, cache=True)(walk)
+    compiled = njit(TURNS_SIG if several else SINGLE_TURNS_SIG, cache=True)(walk)
+    # What the face's ``turns_of_several_actions`` says (:func:`~boardlab.core.facekit.bind_kernels` reads it).
+    compiled.several = several  # type: ignore[attr-defined]
+    return compiled
 
 
 class Turns:

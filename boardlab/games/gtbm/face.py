@@ -33,7 +33,6 @@ from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.numbers import MAX_PLY, whole_number
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
 from boardlab.games.gtbm import INFO
@@ -49,15 +48,8 @@ _MOVE = re.compile(r"([a-z])(\d{1,2})\s*([-x]?)\s*([a-z])(\d{1,2})((?:\s*x\s*(?:
 _SQUARE = re.compile(r"[a-z]\d{1,2}")
 
 
-class Gtbm(kit.NamedCells, Game, kernels=k):
+class Gtbm(kit.NamedCells, kit.SquareBoard, Game, kernels=k):
     """GTBM with its options fixed."""
-
-    notation = (
-        'Moves: the square moved from and the square moved to, such as c3-d4 (also c3d4); a capture may '
-        'be marked c3-d4xd3.'
-    )
-
-    turns_of_several_actions = False
 
     info = INFO
 
@@ -84,18 +76,9 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
 
     # -- board and tables -----------------------------------------------------------------------
 
-    @property
-    def size(self) -> int:
-        return int(self.options["size"])
-
-    @property
-    def topology(self) -> Topology:
-        return self._topology
-
     def build_spec(self) -> np.ndarray:
         size = self.size
-        topology = square(size)
-        self._topology = topology
+        topology = self.topology
         cells = topology.size
         spec = kit.SpecBuilder(k.SPEC_HEADER)
         spec[k.S_SIZE] = size
@@ -317,14 +300,9 @@ class Gtbm(kit.NamedCells, Game, kernels=k):
         winner, reason = k.stuck_outcome(data, self.spec)
         if reason == 0 and data[k.F_QUIET] >= self.options["no_capture_limit"]:
             winner, reason = k.limit_winner(data, self.spec), k.REASON_LIMIT
-        token = _END_TOKENS.by_code
         if end == k.REASON_REPETITION and reason in (0, k.REASON_LIMIT):
             winner, reason = -1, k.REASON_REPETITION
-        elif end is None and reason != 0:
-            raise PositionError(f"{text!r}: the game is over here ({token[reason]}), so end:{token[reason]} is needed")
-        elif end is not None and end != reason:
-            actual = f"it ended by end:{token[reason]}" if reason else "the game goes on"
-            raise PositionError(f"{text!r}: end:{token[end]} does not fit this position ({actual})")
+        _END_TOKENS.check(text, end, reason)
         if reason:
             k.finish(data, winner, reason)
         else:

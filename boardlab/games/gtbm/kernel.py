@@ -74,18 +74,11 @@ BACK = 2
 
 LAYOUT = StateLayout("gtbm", total=S_STATE_LEN,
                     lengths=lambda spec: region_lengths(int(spec[S_SIZE]), int(spec[S_LIMIT])))
-F_SIDE = LAYOUT.field("F_SIDE")
-F_HASH = LAYOUT.field("F_HASH")
-F_QUIET = LAYOUT.field("F_QUIET")
-F_HIST_LEN = LAYOUT.field("F_HIST_LEN")
+F_SIDE, F_HASH, F_QUIET, F_HIST_LEN = LAYOUT.several("F_SIDE", "F_HASH", "F_QUIET", "F_HIST_LEN")
 F_COUNT = LAYOUT.field("F_COUNT", 2)  # + side
-F_ADV = LAYOUT.field("F_ADV", 2)
-F_LOW = LAYOUT.field("F_LOW", 2)
-F_HIGH = LAYOUT.field("F_HIGH", 2)
+F_ADV, F_LOW, F_HIGH = LAYOUT.several("F_ADV", "F_LOW", "F_HIGH", length=2)
 BOARD = LAYOUT.sized("BOARD")
-LAYOUT.region("pieces", S_PIECES)
-LAYOUT.region("place", S_PLACE)
-LAYOUT.region("history", S_HIST)
+LAYOUT.regions({"pieces": S_PIECES, "place": S_PLACE, "history": S_HIST})
 
 EMPTY = 0
 

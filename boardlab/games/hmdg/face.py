@@ -43,7 +43,6 @@ from boardlab.core.game import Game
 from boardlab.core.move import Move
 from boardlab.core.numbers import whole_number
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import IllegalMove, InvalidMove, OptionError, PositionError
 from boardlab.games.hmdg import INFO
@@ -66,14 +65,8 @@ _COMMIT = re.compile(r"([a-z]\d{1,2})\s*[/ ]\s*(row|r|column|col|c)")
 _TOKEN = re.compile(r"\([xX][oO]\)|\d+|.")
 
 
-class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
+class HiddenMoveDoubleGomoku(kit.NamedCells, kit.SquareBoard, Game, kernels=k):
     """Hidden Move Double Gomoku with its options fixed."""
-
-    notation = (
-        'Moves: to start, A places an x on a point (e5) and B chooses x or o; then, on your turn, commit '
-        'a target and announce its row or column (e5/row, e5/col); answer an announcement with none, or '
-        'reveal and your hidden stones on that line (reveal e3 e7).'
-    )
 
     info = INFO
     plane_kinds = ("hidden", "revealed")
@@ -103,10 +96,6 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
     # -- board and tables -----------------------------------------------------------------------
 
     @property
-    def size(self) -> int:
-        return int(self.options["size"])
-
-    @property
     def action_limit(self) -> int:
         """Reveals are ``reveal_base + mask``, a mask over the ``size`` points of a line."""
         return k.reveal_base(self.cells) + 2 ** int(self.options["size"])
@@ -125,10 +114,6 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
             for axis, line in ((0, row), (1, column)):
                 observed[2 * target + axis] = self.action_limit + axis * self.size + line
         return observed
-
-    @property
-    def topology(self) -> Topology:
-        return square(self.size)
 
     def build_spec(self) -> np.ndarray:
         size, length = self.size, int(self.options["line_length"])
@@ -539,7 +524,7 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
         data[k.F_HIDDEN], data[k.F_HIDDEN + 1] = hidden
 
     def _parse_flags(self, data: np.ndarray, text: str, flags: list[str], form: str) -> int | None:
-        end = None
+        end, flags = _END_TOKENS.split(flags)
         for flag in flags:
             name, _, value = flag.partition("=")
             if name == "x" and value in ("0", "1"):
@@ -569,8 +554,6 @@ class HiddenMoveDoubleGomoku(kit.NamedCells, Game, kernels=k):
                     data[k.F_FIVE_FLAG + COLOURS.index(c)] = 1
             elif flag == "passed":
                 data[k.F_PASSES] = 1
-            elif _END_TOKENS.code(flag) is not None and end is None:
-                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(f"{text!r}: unexpected {flag!r}; expected {form}")
         return end

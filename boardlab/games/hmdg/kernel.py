@@ -88,17 +88,10 @@ NO_TARGET_DRAW = 1
 
 LAYOUT = StateLayout("hmdg", total=S_STATE_LEN,
                     lengths=lambda spec: region_lengths(int(spec[S_CELLS]), int(spec[S_SEGMENTS])))
-F_PHASE = LAYOUT.field("F_PHASE")
-F_X_SEAT = LAYOUT.field("F_X_SEAT")
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_TARGET = LAYOUT.field("F_TARGET")
-F_AXIS = LAYOUT.field("F_AXIS")
-F_LINE = LAYOUT.field("F_LINE")
-F_PASSES = LAYOUT.field("F_PASSES")
+F_PHASE, F_X_SEAT, F_COLOUR, F_TARGET, F_AXIS, F_LINE, F_PASSES = LAYOUT.several(
+    "F_PHASE", "F_X_SEAT", "F_COLOUR", "F_TARGET", "F_AXIS", "F_LINE", "F_PASSES")
 F_FIVE_FLAG = LAYOUT.field("F_FIVE_FLAG", 2)  # + colour
-F_LAST_OUTCOME = LAYOUT.field("F_LAST_OUTCOME")
-F_LAST_TARGET = LAYOUT.field("F_LAST_TARGET")
-F_LAST_FIVES = LAYOUT.field("F_LAST_FIVES")
+F_LAST_OUTCOME, F_LAST_TARGET, F_LAST_FIVES = LAYOUT.several("F_LAST_OUTCOME", "F_LAST_TARGET", "F_LAST_FIVES")
 F_HIDDEN = LAYOUT.field("F_HIDDEN", 2)  # + colour
 LAYOUT.spare(2)
 STONES = LAYOUT.sized("STONES")
@@ -406,6 +399,23 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         _next_turn(state)
 
 
+@njit(cache=True)
+def _commit_stacks(state, spec):  # type: ignore[no-untyped-def]
+    """For a commit: where the mover's stones start, where the other's start, and the most the mover's own
+    stone on a point may be for the mover to target it (EMPTY; HIDDEN under allow_own_stack)."""
+    cells = spec[S_CELLS]
+    own = STONES + state[F_COLOUR] * cells
+    theirs = STONES + (1 - state[F_COLOUR]) * cells
+    return own, theirs, HIDDEN if spec[S_OWN_STACK] else EMPTY
+
+
+@njit(cache=True)
+def _targetable(state, own, theirs, own_limit, cell):  # type: ignore[no-untyped-def]
+    """Whether the mover may commit to ``cell`` (the rest as :func:`_commit_stacks` gives it): no revealed
+    stone of the other's there, and its own no more than ``own_limit``."""
+    return state[own + cell] <= own_limit and state[theirs + cell] != REVEALED
+
+
 @njit(LEGAL_SIG, cache=True)
 def legal(state, spec, out):  # type: ignore[no-untyped-def]
     """Write the legal actions for the decision owed now into ``out``; return how many."""
@@ -414,13 +424,10 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     cells = spec[S_CELLS]
     phase = state[F_PHASE]
     if phase == PH_COMMIT:
-        own = STONES + state[F_COLOUR] * cells
-        theirs = STONES + (1 - state[F_COLOUR]) * cells
-        own_limit = HIDDEN if spec[S_OWN_STACK] else EMPTY
+        own, theirs, own_limit = _commit_stacks(state, spec)
         n = 0
         for cell in range(cells):
-            mine = state[own + cell]
-            if mine <= own_limit and state[theirs + cell] != REVEALED:
+            if _targetable(state, own, theirs, own_limit, cell):
                 out[n] = 2 * cell
                 out[n + 1] = 2 * cell + 1
                 n += 2
@@ -462,18 +469,15 @@ def is_legal(state, spec, action):  # type: ignore[no-untyped-def]
     cells = spec[S_CELLS]
     phase = state[F_PHASE]
     if phase == PH_COMMIT:
-        own = STONES + state[F_COLOUR] * cells
-        theirs = STONES + (1 - state[F_COLOUR]) * cells
-        own_limit = HIDDEN if spec[S_OWN_STACK] else EMPTY
-        if action == 2 * cells:
-            for cell in range(cells):
-                if state[own + cell] <= own_limit and state[theirs + cell] != REVEALED:
+        own, theirs, own_limit = _commit_stacks(state, spec)
+        if action == 2 * cells:  # a pass: legal only where no point can be targeted
+            for cell in range(cells):  # noqa: SIM110 - a loop numba compiles, not all() over a generator
+                if _targetable(state, own, theirs, own_limit, cell):
                     return False
             return True
         if action < 0 or action > 2 * cells:
             return False
-        cell = action >> 1
-        return state[own + cell] <= own_limit and state[theirs + cell] != REVEALED
+        return _targetable(state, own, theirs, own_limit, action >> 1)
     if phase == PH_RESPOND:
         size = spec[S_SIZE]
         mask = action - (3 * cells + 3)

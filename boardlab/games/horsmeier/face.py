@@ -71,15 +71,8 @@ _MOVE = re.compile(r"([a-z])(\d{1,2})\s*-?\s*(?:([a-z])(\d{1,2})|([a-z]+))")
 _PIECE = re.compile(r"([1-9])([wb])(\d{1,2})(?:\^(\d{1,2}))?")
 
 
-class Horsmeier(kit.NamedCells, Game, kernels=k):
+class Horsmeier(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k):
     """Horsmeier's strength race with its options fixed."""
-
-    notation = (
-        'Moves: the square moved from and the square moved to, such as f5-f6, or a square and a '
-        'direction n, e, s or w (f5n); pass.'
-    )
-
-    turns_of_several_actions = False
 
     info = INFO
     plane_numbers = ("strength", "life", "from_row")
@@ -89,10 +82,7 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
         """``cell * 4 + direction``; ``4 * cells`` passes."""
         return 4 * len(self.cell_names()) + 1
 
-    @property
-    def max_decisions(self) -> int:
-        """One decision a ply; the ply cap (J10) ends the game."""
-        return int(self.options["ply_cap"])
+    # max_decisions: one decision a ply; the ply cap (J10) ends the game (kit.PlyCapped).
 
     search_cutoff = 20
 
@@ -177,10 +167,6 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
         return data
 
     # -- moves ----------------------------------------------------------------------------------
-
-    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
-        (action,) = path
-        return self.key_text(action)
 
     def key_text(self, key: int) -> str:
         """An action's text never depends on the position: its key is the action."""
@@ -377,14 +363,9 @@ class Horsmeier(kit.NamedCells, Game, kernels=k):
 
     def _set_outcome(self, data: np.ndarray, end: int | None, text: str) -> None:
         winner, reason = self._natural_outcome(data, text)
-        token = _END_TOKENS.by_code
         if end == k.REASON_REPETITION and reason in (0, k.REASON_PLY_CAP):
             winner, reason = -1, k.REASON_REPETITION
-        elif end is None and reason != 0:
-            raise PositionError(f"{text!r}: the game is over here ({token[reason]}), so end:{token[reason]} is needed")
-        elif end is not None and end != reason:
-            actual = f"it ended by end:{token[reason]}" if reason else "the game goes on"
-            raise PositionError(f"{text!r}: end:{token[end]} does not fit this position ({actual})")
+        _END_TOKENS.check(text, end, reason)
         if reason:
             k.finish(data, self.spec, winner, reason)
         else:

@@ -88,9 +88,7 @@ NORTH = 0
 SOUTH = 2
 
 LAYOUT = StateLayout("horsmeier", total=S_STATE_LEN, lengths=lambda spec: {"HIST": int(spec[S_PLY_CAP]) + 1})
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_HASH = LAYOUT.field("F_HASH")
-F_HIST_START = LAYOUT.field("F_HIST_START")
+F_COLOUR, F_HASH, F_HIST_START = LAYOUT.several("F_COLOUR", "F_HASH", "F_HIST_START")
 F_COUNT = LAYOUT.field("F_COUNT", 2)  # + colour
 LAYOUT.spare(3)
 BOARD = LAYOUT.field("BOARD", CELLS)
@@ -186,9 +184,11 @@ def strength_blocked(state, spec, piece, direction, to):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
-    """Whether ``colour`` has a legal step (whoever is to move)."""
+def _steps(state, spec, colour, out):  # type: ignore[no-untyped-def]
+    """Write ``colour``'s legal steps, each ``4 * cell + direction``, into ``out`` and return how many;
+    with ``out`` None, stop at the first (numba compiles that branch away for an array)."""
     neigh = spec[S_NEIGH]
+    count = 0
     for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
         cell = state[P_CELL + piece]
         if cell < 0:
@@ -196,8 +196,17 @@ def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
         for direction in range(4):
             to = spec[neigh + 4 * cell + direction]
             if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
-                return True
-    return False
+                if out is None:
+                    return 1
+                out[count] = 4 * cell + direction
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether ``colour`` has a legal step (whoever is to move)."""
+    return _steps(state, spec, colour, None) > 0
 
 
 @njit(cache=True)
@@ -349,18 +358,7 @@ def legal(state, spec, out):  # type: ignore[no-untyped-def]
     """Write the legal actions for the colour to move into ``out``; return how many."""
     if state[TO_MOVE] < 0:
         return 0
-    colour = state[F_COLOUR]
-    neigh = spec[S_NEIGH]
-    count = 0
-    for piece in range(colour * SLOTS, colour * SLOTS + SLOTS):
-        cell = state[P_CELL + piece]
-        if cell < 0:
-            continue
-        for direction in range(4):
-            to = spec[neigh + 4 * cell + direction]
-            if to >= 0 and state[BOARD + to] == 0 and not strength_blocked(state, spec, piece, direction, to):
-                out[count] = 4 * cell + direction
-                count += 1
+    count = _steps(state, spec, state[F_COLOUR], out)
     if count == 0 and spec[S_NO_MOVE] == NO_MOVE_PASS_DECAY:
         out[0] = PASS
         count = 1

@@ -99,12 +99,6 @@ def _ranges(values: list[int]) -> str:
 class Mobiatus(Game, kernels=k, evaluate=evaluate):
     """Möbiatus with its options fixed."""
 
-    notation = (
-        "Moves: the piece's square and each square it lands on: F1a-F3b, a slide F1a-F3b~F4b, a capture "
-        'chain F1a-F3b*-F5c; swap where allowed. A square is a face (F front, B back), a number along '
-        'the strip and a lane letter.'
-    )
-
     info = INFO
     state_length_at = layout.S_STATE_LEN
     plane_kinds = ("dot", "circle")
@@ -538,13 +532,11 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         data[layout.F_COLOUR] = LETTERS.index(colour_text)
         data[layout.F_TURNS] = turns
         data[kernel.PLY] = ply
-        end = None
+        end, flags = _END_TOKENS.split(flags)
         for flag in flags:
             pie = self.options["first_player"] == "pie"
             if flag == "swapped" and pie and turns >= 1 and not data[layout.F_SWAPPED]:
                 data[layout.F_SWAPPED] = 1
-            elif _END_TOKENS.code(flag) is not None and end is None:
-                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with first_player=pie, after "

@@ -97,37 +97,17 @@ LIMIT_MORE_PIECES = 1
 
 LAYOUT = StateLayout("mobiatus", total=S_STATE_LEN, lengths=lambda spec: region_lengths(
     int(spec[S_FACES]), int(spec[S_SIDE_CAP]), int(spec[S_STEPS])))
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_SWAPPED = LAYOUT.field("F_SWAPPED")
-F_TURNS = LAYOUT.field("F_TURNS")
-F_PHASE = LAYOUT.field("F_PHASE")
-F_ORIGIN = LAYOUT.field("F_ORIGIN")
-F_CUR = LAYOUT.field("F_CUR")
-F_SLIDE = LAYOUT.field("F_SLIDE")
-F_CAPTURES = LAYOUT.field("F_CAPTURES")
+F_COLOUR, F_SWAPPED, F_TURNS, F_PHASE, F_ORIGIN, F_CUR, F_SLIDE, F_CAPTURES = LAYOUT.several(
+    "F_COLOUR", "F_SWAPPED", "F_TURNS", "F_PHASE", "F_ORIGIN", "F_CUR", "F_SLIDE", "F_CAPTURES")
 F_COUNT = LAYOUT.field("F_COUNT", 2)  # + colour
-F_STAMP = LAYOUT.field("F_STAMP")
-F_CACHE_STAMP = LAYOUT.field("F_CACHE_STAMP")
-F_TOUCH_TOP = LAYOUT.field("F_TOUCH_TOP")
-F_EXIT_TOP = LAYOUT.field("F_EXIT_TOP")
-F_FREE_COUNT = LAYOUT.field("F_FREE_COUNT")
+F_STAMP, F_CACHE_STAMP, F_TOUCH_TOP, F_EXIT_TOP, F_FREE_COUNT = LAYOUT.several(
+    "F_STAMP", "F_CACHE_STAMP", "F_TOUCH_TOP", "F_EXIT_TOP", "F_FREE_COUNT")
 LAYOUT.spare(1)
 BOARD = LAYOUT.sized("BOARD")
-LAYOUT.region("list", S_LIST)
-LAYOUT.region("free list", S_FREE_LIST)
-LAYOUT.region("free places", S_FREE_POS)
-LAYOUT.region("parent", S_PARENT)
-LAYOUT.region("size", S_SIZE)
-LAYOUT.region("free contacts", S_FREE_CONTACTS)
-LAYOUT.region("circle contacts", S_CIRCLE_CONTACTS)
-LAYOUT.region("mark", S_MARK)
-LAYOUT.region("cache mark", S_CACHE_MARK)
-LAYOUT.region("cache values", S_CACHE_VAL)
-LAYOUT.region("queue", S_QUEUE)
-LAYOUT.region("values", S_VALS)
-LAYOUT.region("touched", S_TOUCHED)
-LAYOUT.region("exits", S_EXITS)
-LAYOUT.region("frames", S_FRAMES)
+LAYOUT.regions({"list": S_LIST, "free list": S_FREE_LIST, "free places": S_FREE_POS, "parent": S_PARENT,
+                "size": S_SIZE, "free contacts": S_FREE_CONTACTS, "circle contacts": S_CIRCLE_CONTACTS,
+                "mark": S_MARK, "cache mark": S_CACHE_MARK, "cache values": S_CACHE_VAL, "queue": S_QUEUE,
+                "values": S_VALS, "touched": S_TOUCHED, "exits": S_EXITS, "frames": S_FRAMES})
 
 PHASE_START = 0
 PHASE_SLIDE = 1

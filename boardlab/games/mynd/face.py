@@ -37,7 +37,6 @@ from boardlab.core import kernel
 from boardlab.core.cells import CellContent, Piece
 from boardlab.core.game import Game
 from boardlab.core.options import OptionValue
-from boardlab.core.topology import Topology, square
 from boardlab.core.view import View
 from boardlab.errors import InvalidMove, OptionError, PositionError
 from boardlab.games.mynd import INFO, territory
@@ -101,16 +100,8 @@ def start_points(size: int, players: int, layout_2p: str, midpoint: str) -> list
     return [(bottom, 0), (top, 0), (top, right), (bottom, right)]
 
 
-class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
+class Mynd(kit.NamedCells, kit.SquareBoard, kit.PlyCapped, Game, kernels=k, evaluate=evaluate):
     """Mynd with its options fixed."""
-
-    notation = (
-        'Moves: a point such as d4 places a piece; a push is written from its rear piece to its front '
-        'piece with a direction, d4-d6^, or for one piece alone d4> (^ up, > right, v down, < left); '
-        "pass. On the board B W R G are the players' pieces; * marks a starting peg."
-    )
-
-    turns_of_several_actions = False
 
     info = INFO
     state_length_at = lay.S_STATE_LEN
@@ -128,10 +119,7 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
         """A point places; ``cells + 4 * rear + direction`` pushes; ``5 * cells`` passes."""
         return 5 * len(self.cell_names()) + 1
 
-    @property
-    def max_decisions(self) -> int:
-        """One decision a ply; the ply cap (M9) ends the game."""
-        return int(self.options["ply_cap"])
+    # max_decisions: one decision a ply; the ply cap (M9) ends the game (kit.PlyCapped).
 
     search_cutoff = 20
 
@@ -151,16 +139,8 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
 
     # -- board and tables -----------------------------------------------------------------------
 
-    @property
-    def size(self) -> int:
-        return self._size
-
-    @property
-    def topology(self) -> Topology:
-        return square(self.size)
-
     def build_spec(self) -> np.ndarray:
-        size = self._size = int(self.options["size"])
+        size = self.size
         cells = self._cell_count = size * size
         self._since_text_cache: dict[int, str] = {}
         options = self.options
@@ -501,15 +481,13 @@ class Mynd(kit.NamedCells, Game, kernels=k, evaluate=evaluate):
         data[lay.F_NEXT] = seat
         since: list[str] = []
         cuts: list[str] = []
-        end = None
+        end, flags = _END_TOKENS.split(flags)
         for flag in flags:
             name, _, value = flag.partition(":")
             if name == "since" and value and not since:
                 since = value.split(",")
             elif name == "cut" and value and not cuts:
                 cuts = value.split(",")
-            elif _END_TOKENS.code(flag) is not None and end is None:
-                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(f"{text!r}: unexpected {flag!r}; after the ply come since:<moves>, cut:<blocks> "
                                     f"and end:passes, end:ply-cap or end:repetition")

@@ -118,36 +118,17 @@ SUPERKO_OFF = 2
 
 LAYOUT = StateLayout("mynd", total=S_STATE_LEN, lengths=lambda spec: region_lengths(
     int(spec[S_SIZE]), int(spec[S_TABLE_MASK]) + 1, spec[S_SUPERKO] == SUPERKO_OFF, int(spec[S_PLY_CAP])))
-F_PASSES = LAYOUT.field("F_PASSES")
-F_HASH = LAYOUT.field("F_HASH")
-F_MOMENT = LAYOUT.field("F_MOMENT")
-F_SINCE = LAYOUT.field("F_SINCE")
-F_PUSHES = LAYOUT.field("F_PUSHES")
+F_PASSES, F_HASH, F_MOMENT, F_SINCE, F_PUSHES = LAYOUT.several("F_PASSES", "F_HASH", "F_MOMENT", "F_SINCE", "F_PUSHES")
 F_PEG = LAYOUT.field("F_PEG", 4)  # + seat
 F_SUPPLY = LAYOUT.field("F_SUPPLY", 4)  # + seat
 F_NEXT = LAYOUT.field("F_NEXT")
 BOARD = LAYOUT.sized("BOARD")
-LAYOUT.region("row occupied", S_ROW_OCC)
-LAYOUT.region("column occupied", S_COL_OCC)
-LAYOUT.region("row seats", S_ROW_SEAT)
-LAYOUT.region("column seats", S_COL_SEAT)
-LAYOUT.region("row pegs", S_ROW_PEG)
-LAYOUT.region("column pegs", S_COL_PEG)
-LAYOUT.region("cut", S_CUT)
-LAYOUT.region("locks", S_LOCKS)
-LAYOUT.region("table", S_TABLE)
-LAYOUT.region("counts", S_COUNTS)
-LAYOUT.region("filter", S_FILTER)
-LAYOUT.region("since", S_SINCE)
-LAYOUT.region("used", S_USED)
-LAYOUT.region("used moment", S_USED_MOMENT)
-LAYOUT.region("label", S_LABEL)
-LAYOUT.region("queue", S_QUEUE)
-LAYOUT.region("component", S_COMP)
-LAYOUT.region("claim", S_CLAIM)
-LAYOUT.region("best", S_BEST)
-LAYOUT.region("trunk", S_TRUNK)
-LAYOUT.region("candidates", S_CANDIDATES)
+LAYOUT.regions({"row occupied": S_ROW_OCC, "column occupied": S_COL_OCC, "row seats": S_ROW_SEAT,
+                "column seats": S_COL_SEAT, "row pegs": S_ROW_PEG, "column pegs": S_COL_PEG, "cut": S_CUT,
+                "locks": S_LOCKS, "table": S_TABLE, "counts": S_COUNTS, "filter": S_FILTER, "since": S_SINCE,
+                "used": S_USED, "used moment": S_USED_MOMENT, "label": S_LABEL, "queue": S_QUEUE,
+                "component": S_COMP, "claim": S_CLAIM, "best": S_BEST, "trunk": S_TRUNK,
+                "candidates": S_CANDIDATES})
 
 PEG = 4  # a peg of seat s is 1 + PEG + s on the board
 KEYS_PER_CELL = 8

@@ -44,15 +44,8 @@ _END_TOKENS = kit.EndTokens(INFO)
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 
 
-class Ndengrod(kit.NamedCells, Game, kernels=k):
+class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k):
     """Ndengrod with its options fixed."""
-
-    notation = (
-        'Moves: a cell, such as d3 (the row letter, then the number of the / diagonal); pass; swap where '
-        'the swap rule is on.'
-    )
-
-    turns_of_several_actions = False
 
     info = INFO
     plane_kinds = ("stone",)
@@ -62,10 +55,7 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
         """A cell places there; ``cells`` passes; ``cells + 1`` swaps."""
         return len(self.cell_names()) + 2
 
-    @property
-    def max_decisions(self) -> int:
-        """One decision a ply; the ply cap (N6) ends the game."""
-        return int(self.options["ply_cap"])
+    # max_decisions: one decision a ply; the ply cap (N6) ends the game (kit.PlyCapped).
 
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
@@ -124,10 +114,6 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
         return data
 
     # -- moves ----------------------------------------------------------------------------------
-
-    def action_text(self, data: np.ndarray, path: tuple[int, ...]) -> str:
-        (action,) = path
-        return self.key_text(action)
 
     def key_text(self, key: int) -> str:
         """An action's text never depends on the position: its key is the action."""
@@ -226,14 +212,12 @@ class Ndengrod(kit.NamedCells, Game, kernels=k):
         data[k.F_COLOUR] = colour
         data[kernel.PLY] = ply
         data[k.F_HIST_START] = ply
-        end = None
+        end, flags = _END_TOKENS.split(flags)
         for flag in flags:
             if flag == "swapped" and self.options["swap"] and ply >= 2:
                 data[k.F_SWAPPED] = 1
             elif flag == "passed" and not data[k.F_PASSES]:
                 data[k.F_PASSES] = 1
-            elif _END_TOKENS.code(flag) is not None and end is None:
-                end = _END_TOKENS.code(flag)
             else:
                 raise PositionError(
                     f"{text!r}: unexpected {flag!r}; after the ply come swapped (with swap=true, from ply 2),"

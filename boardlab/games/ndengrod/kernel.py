@@ -78,22 +78,12 @@ WIN_BEFORE_SELF_CAPTURE = 1
 
 LAYOUT = StateLayout("ndengrod", total=S_STATE_LEN,
                     lengths=lambda spec: region_lengths(int(spec[S_CELLS]), int(spec[S_PLY_CAP])))
-F_COLOUR = LAYOUT.field("F_COLOUR")
-F_SWAPPED = LAYOUT.field("F_SWAPPED")
-F_PASSES = LAYOUT.field("F_PASSES")
-F_CAPTURES = LAYOUT.field("F_CAPTURES")
-F_HASH = LAYOUT.field("F_HASH")
-F_HIST_START = LAYOUT.field("F_HIST_START")
-F_EMPTY = LAYOUT.field("F_EMPTY")
-F_RISKY = LAYOUT.field("F_RISKY")
+F_COLOUR, F_SWAPPED, F_PASSES, F_CAPTURES, F_HASH, F_HIST_START, F_EMPTY, F_RISKY = LAYOUT.several(
+    "F_COLOUR", "F_SWAPPED", "F_PASSES", "F_CAPTURES", "F_HASH", "F_HIST_START", "F_EMPTY", "F_RISKY")
 BOARD = LAYOUT.sized("BOARD")
-LAYOUT.region("open", S_OPEN)
-LAYOUT.region("empty list", S_EMPTY_LIST)
-LAYOUT.region("empty places", S_EMPTY_POS)
-LAYOUT.region("risky list", S_RISKY_LIST)
-LAYOUT.region("risky places", S_RISKY_POS)
-LAYOUT.region("history", S_HIST)
-LAYOUT.region("scratch", S_SCRATCH)
+LAYOUT.regions({"open": S_OPEN, "empty list": S_EMPTY_LIST, "empty places": S_EMPTY_POS,
+                "risky list": S_RISKY_LIST, "risky places": S_RISKY_POS, "history": S_HIST,
+                "scratch": S_SCRATCH})
 
 EMPTY = 0
 MARK = 4  # added to a cell's value while a flood fill has visited it

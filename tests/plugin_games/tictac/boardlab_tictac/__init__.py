@@ -34,6 +34,7 @@ INFO = GameInfo(
     ),
     variants=(Variant("four", {"size": 4, "length": 4}, "four in a row on a 4×4 board"),),
     end_reasons={1: "line", 2: "full board"},
+    notation="Moves: the cell a stone goes on, such as b2 (files a… from the left, ranks 1… from the bottom).",
 )
 
 HERE = Path(__file__).resolve().parent

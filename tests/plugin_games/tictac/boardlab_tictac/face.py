@@ -37,7 +37,6 @@ class Tictac(Game):
     """Tic-tac-toe with its options fixed."""
 
     info = INFO
-    notation = "Moves: the cell a stone goes on, such as b2 (files a… from the left, ranks 1… from the bottom)."
     turns_of_several_actions = False
     plane_kinds = ("stone",)
     legal_kernel = staticmethod(k.legal)
