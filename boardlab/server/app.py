@@ -110,7 +110,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     _handlers(app)
-    for router in (accounts.router, catalog.router, games.router, board.router):
+    # The routers are tried in order, each route in turn: the games' first, as a move is the request made
+    # most often (no path of one router is another's).
+    for router in (games.router, accounts.router, catalog.router, board.router):
         app.include_router(document_caller(router))
     # The browser's pages (templates and static files) are included here, beside the API they use.
     install_pages(app)

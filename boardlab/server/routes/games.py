@@ -45,6 +45,14 @@ HINT_SECONDS = 60
 KEEPALIVE_SECONDS = 15.0
 
 
+# The first route: a router tries its routes in order, and a move is the request made most often.
+@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
+             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
+                        422: {"description": "illegal move, with the rules' reason"}})
+async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
+    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
+
+
 @router.post("/games", response_model=CreatedGameOut, status_code=201)
 async def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> CreatedGameOut:
     """A challenge (to users by name, or open to anyone), a game against the computer, or a game
@@ -69,13 +77,6 @@ def get_game(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery 
 def computer_turn(game_id: GameId, service: Service) -> ComputerTurnOut:
     """Whether the computer is to move, and (with the server's search queue) its place in the queue."""
     return service.computer_turn(game_id)
-
-
-@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
-             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
-                        422: {"description": "illegal move, with the rules' reason"}})
-async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
-    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
 @router.post("/games/{game_id}/accept", response_model=GameOut)
