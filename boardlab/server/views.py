@@ -182,32 +182,43 @@ def _shown(state: State, view: View, seat: int | None) -> _Shown:
     return found
 
 
-def move_list(state: State, view: View, seat: int | None, move_rows: Sequence[Any]) -> list[MoveOut]:
+def move_list(state: State, view: View, seat: int | None,
+              move_rows: Sequence[Any]) -> tuple[list[MoveOut], bytes | None]:
     """The moves that led to ``state`` as ``view``'s seat knows them, with when and by whom (``move_rows``,
-    the game's stored moves: those after ``state`` are left out)."""
+    the game's stored moves: those after ``state`` are left out); and the list's JSON, when the list is
+    kept for the next position's answer (which is this list's JSON and one more entry, not the whole list
+    written again)."""
     perfect = state.game.info.perfect_information
     key = None if perfect else seat
-    found: list[MoveOut] | None = _move_lists.get(state, key)
+    found: tuple[list[MoveOut], bytes] | None = _move_lists.get(state, key)
     if found is not None:
         return found
     before = state.previous
-    earlier: list[MoveOut] | None = _move_lists.get(before, key) if before is not None else None
+    earlier: tuple[list[MoveOut], bytes] | None = _move_lists.get(before, key) if before is not None else None
     last = state.last_move if perfect else view.last_move
-    count = len(earlier) + 1 if earlier is not None else -1
+    count = len(earlier[0]) + 1 if earlier is not None else -1
     if earlier is not None and before is not None and last is not None and len(move_rows) >= count \
             and move_rows[count - 1].ply == count - 1:
         row = move_rows[count - 1]
-        moves = [*earlier, move_out(row.ply, row.seat, _mover_label(before), last.text, row.at, row.seconds)]
-        _move_lists.put(state, key, moves, drop=before)  # the game moved on: the old list is seldom asked for
-        return moves
+        entry = move_out(row.ply, row.seat, _mover_label(before), last.text, row.at, row.seconds)
+        listed, written = earlier
+        kept = ([*listed, entry], written[:-1] + (b"," if listed else b"") + _move_json(entry) + b"]")
+        _move_lists.put(state, key, kept, drop=before)  # the game moved on: the old list is seldom asked for
+        return kept
     # Under perfect information the view is the state, whose moves already carry their text.
     history = view.state.history() if perfect else view.history()
     labels = mover_labels(state, len(history))
     moves = [move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
              for m in move_rows if m.ply < len(history)]
-    if len(moves) == len(history):
-        _move_lists.put(state, key, moves)
-    return moves
+    if len(moves) != len(history):
+        return moves, None
+    kept = (moves, b"[" + b",".join(_move_json(m) for m in moves) + b"]")
+    _move_lists.put(state, key, kept)
+    return kept
+
+
+def _move_json(entry: MoveOut) -> bytes:
+    return MoveOut.__pydantic_serializer__.to_json(entry)
 
 
 def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any],
@@ -216,13 +227,31 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
     view = state.view(seat)
     shown = _shown(state, view, seat)
     active = row.status == GameStatus.ACTIVE
-    moves = move_list(state, view, seat, move_rows)
+    moves, moves_json = move_list(state, view, seat, move_rows)
     result = list(view.result) if view.result is not None else None
-    return ViewOut(
+    out = ViewOut(
         seat=seat, ply=len(moves), to_move=view.to_move if active else None, position=shown.position,
         board=shown.board, description=describe(row, view, end_reason), legal_moves=shown.legal if active else [],
         move_steps=shown.steps if active else {}, moves=moves, last_move=shown.said, result=result,
         end_reason=view.end_reason)
+    if moves_json is not None:
+        out._moves_json = (out.moves, moves_json)
+    return out
+
+
+# game_json writes a game's JSON but its move list, then the list: the last field of the last field.
+assert list(GameOut.model_fields)[-1] == "view" and list(ViewOut.model_fields)[-1] == "moves"
+_ALL_BUT_MOVES = {"view": {"moves"}}
+
+
+def game_json(out: GameOut) -> bytes:
+    """``out`` as JSON, as ``out.model_dump_json()`` writes it; its move list, the part that grows with the
+    game, is not written again when the list's JSON is known (:func:`move_list`)."""
+    kept = out.view._moves_json
+    if kept is None or kept[0] is not out.view.moves:
+        return GameOut.__pydantic_serializer__.to_json(out)
+    head = GameOut.__pydantic_serializer__.to_json(out, exclude=_ALL_BUT_MOVES)
+    return b"".join((head[:-2], b',"moves":', kept[1], b"}}"))
 
 
 def position_at(row: GameRow, state: State, at_ply: int | None) -> State:

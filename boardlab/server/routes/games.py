@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from boardlab.server import views
 from boardlab.server.errors import Unavailable
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
@@ -61,9 +61,9 @@ async def create_game(body: CreateGameRequest, caller: Caller, service: Service)
     return await run_in_threadpool(service.create, caller, body, upload)
 
 
-def answer(out: BaseModel, status: int = 200) -> Response:
+def answer(out: GameOut, status: int = 200) -> Response:
     """``out`` as JSON, already validated: the hot paths skip FastAPI's second validation of the answer."""
-    return Response(out.model_dump_json(), status_code=status, media_type="application/json")
+    return Response(views.game_json(out), status_code=status, media_type="application/json")
 
 
 @router.get("/games/{game_id}", response_model=GameOut)
@@ -201,7 +201,7 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
             while True:
                 if out.version != sent:
                     sent = out.version
-                    yield _event("game", out.model_dump_json(), id=str(out.version))
+                    yield _event("game", views.game_json(out).decode(), id=str(out.version))
                 if out.status.is_over:
                     if not ended:
                         ended = True
