@@ -35,6 +35,7 @@ from boardlab.server.schemas import (
     ServerStatusOut,
     UndoRequest,
 )
+from boardlab.server.service import GameService
 from boardlab.server.status import GameStatus
 from boardlab.server.strict_json import StrictJsonRoute
 
@@ -49,7 +50,9 @@ KEEPALIVE_SECONDS = 15.0
 @router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
              responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
                         422: {"description": "illegal move, with the rules' reason"}})
-async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
+async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, request: Request) -> Response:
+    # The service read from the app, not as a dependency: FastAPI resolves each dependency on every request.
+    service: GameService = request.app.state.service
     return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
