@@ -231,7 +231,8 @@ class ViewOut(BaseModel):
     # Last, as ``view`` is GameOut's last: an answer may splice in the list's JSON, kept from the answer
     # before (boardlab.server.views.game_json).
     moves: list[MoveOut]
-    _moves_json: tuple[list[MoveOut], bytes] | None = PrivateAttr(default=None)  # ``moves`` and its JSON
+    # ``moves``, and where its JSON is kept (boardlab.server.views.Listed)
+    _moves_json: tuple[list[MoveOut], Any] | None = PrivateAttr(default=None)
 
 
 class GameOut(BaseModel):
