@@ -4,6 +4,7 @@
     python bench/server_move.py --postgres   # SQLite and a throw-away PostgreSQL, in turns, in one run
     python bench/server_move.py --profile    # and the functions that took the time (cProfile)
     python bench/server_move.py --profile app --sort tottime   # the whole app's, by time in each function
+    python bench/server_move.py --profile app --profile-out app.prof   # and kept, for pstats (callers, callees)
 
 Two figures: the move through the whole app (a raw ASGI call: routing, the caller, the body's
 validation, the transaction, the answer built and serialised; the time spent inside the app, not
@@ -259,6 +260,8 @@ def main() -> None:
     parser.add_argument("--profile", nargs="?", const="service", choices=("service", "app"),
                         help="profile GameService.move (or, with 'app', the moves through the app) with cProfile")
     parser.add_argument("--sort", default="cumulative", help="the profile's order: cumulative (default), tottime, …")
+    parser.add_argument("--profile-out", metavar="FILE", help="with --profile: also write the profile to FILE "
+                        "(pstats; with --postgres, FILE.1, FILE.2, … for the runs in turn)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-"))
     results: list[dict[str, Any]] = []
@@ -293,9 +296,11 @@ def main() -> None:
             postgresql = statistics.median(r[key] for r in results if r["database"] == "postgresql")
             print(f"  median {what}: SQLite {sqlite:.3f} ms, PostgreSQL {postgresql:.3f} ms "
                   f"({postgresql / sqlite:.2f}x)")
-    for result in results:
-        if result["profile"] is not None:
-            pstats.Stats(result["profile"]).sort_stats(args.sort).print_stats(40)
+    profiled = [result["profile"] for result in results if result["profile"] is not None]
+    for number, profile in enumerate(profiled, start=1):
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(40)
+        if args.profile_out:
+            profile.dump_stats(args.profile_out if len(profiled) == 1 else f"{args.profile_out}.{number}")
 
 
 if __name__ == "__main__":

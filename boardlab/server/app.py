@@ -39,7 +39,7 @@ from boardlab.server.errors import (
 from boardlab.server.guards import BodyLimit, CrossSiteGuard, SecurityHeaders
 from boardlab.server.names import NameRefused
 from boardlab.server.routes import accounts, board, catalog, games
-from boardlab.server.routes.deps import COOKIE
+from boardlab.server.routes.deps import COOKIE, document_caller
 from boardlab.server.service import GameService
 from boardlab.web import install as install_pages
 from boardlab.web.pages import error_page, is_page
@@ -111,10 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     _handlers(app)
-    app.include_router(accounts.router)
-    app.include_router(catalog.router)
-    app.include_router(games.router)
-    app.include_router(board.router)
+    # The routers are tried in order, each route in turn: the games' first, as a move is the request made
+    # most often (no path of one router is another's).
+    for router in (games.router, accounts.router, catalog.router, board.router):
+        app.include_router(document_caller(router))
     # The browser's pages (templates and static files) are included here, beside the API they use.
     install_pages(app)
     # The last added runs first: headers on every answer (refusals too), then the cross-site check (before

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from boardlab.server.status import GameStatus
 
@@ -224,11 +224,15 @@ class ViewOut(BaseModel):
     move_steps: dict[str, list[str]] = Field(
         description="for each legal move entered in several steps (a capture chain, a slide), the text after "
                     "each step, its last entry the move itself; moves of one step are not listed")
-    moves: list[MoveOut]
     last_move: str | None = Field(description="the last move in words, as this seat knows it ('x revealed nothing: "
                                               "the stone is placed hidden')")
     result: list[float] | None
     end_reason: str | None
+    # Last, as ``view`` is GameOut's last: an answer may splice in the list's JSON, kept from the answer
+    # before (boardlab.server.views.game_json).
+    moves: list[MoveOut]
+    # ``moves``, and where its JSON is kept (boardlab.server.views.Listed)
+    _moves_json: tuple[list[MoveOut], Any] | None = PrivateAttr(default=None)
 
 
 class GameOut(BaseModel):
@@ -264,7 +268,7 @@ class GameOut(BaseModel):
     can_hint: bool = Field(description="hints (the computer's top moves) are offered to the caller for the position "
                                        "shown: in a game in play with no other person in it, for the seat to move "
                                        "now; in a finished game, to anyone, wherever a seat is to move")
-    view: ViewOut
+    view: ViewOut  # the last field (see ViewOut.moves)
 
 
 class CreatedGameOut(BaseModel):

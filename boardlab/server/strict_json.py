@@ -74,6 +74,10 @@ def _check_strings(data: Any) -> None:
             stack.extend(item)
 
 
+# Made once (as json.loads's own default decoder is), not on every request as json.loads(text, **options) would.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite)
+
+
 def strict_loads(body: bytes | str) -> Any:
     """``body`` as JSON, refusing what RFC 8259 does not allow (see the module's docstring)."""
     if isinstance(body, bytes):
@@ -83,7 +87,7 @@ def strict_loads(body: bytes | str) -> Any:
             raise json.JSONDecodeError("the body is not UTF-8 text", "", error.start) from None
     else:
         text = body
-    data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+    data = _DECODER.decode(text)
     if _SURROGATE_ESCAPE.search(text):  # pairs become one character; what is left alone is refused
         _check_strings(data)
     return data

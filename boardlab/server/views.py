@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from pydantic import TypeAdapter
+
 from boardlab.server import clocks
 from boardlab.server.models import Game as GameRow
 from boardlab.server.play import outcome_of, seat_name, time_control
@@ -182,32 +184,53 @@ def _shown(state: State, view: View, seat: int | None) -> _Shown:
     return found
 
 
-def move_list(state: State, view: View, seat: int | None, move_rows: Sequence[Any]) -> list[MoveOut]:
+class Listed:
+    """A position's move list as one seat knows it, and the list's JSON once an answer has written it (the
+    next position's is then this one and one more entry: see :func:`game_json`)."""
+
+    __slots__ = ("json", "moves")
+
+    def __init__(self, moves: list[MoveOut], json: bytes | None = None) -> None:
+        self.moves = moves
+        self.json = json
+
+
+def move_list(state: State, view: View, seat: int | None, move_rows: Sequence[Any]) -> Listed:
     """The moves that led to ``state`` as ``view``'s seat knows them, with when and by whom (``move_rows``,
     the game's stored moves: those after ``state`` are left out)."""
     perfect = state.game.info.perfect_information
     key = None if perfect else seat
-    found: list[MoveOut] | None = _move_lists.get(state, key)
+    found: Listed | None = _move_lists.get(state, key)
     if found is not None:
         return found
     before = state.previous
-    earlier: list[MoveOut] | None = _move_lists.get(before, key) if before is not None else None
+    earlier: Listed | None = _move_lists.get(before, key) if before is not None else None
     last = state.last_move if perfect else view.last_move
-    count = len(earlier) + 1 if earlier is not None else -1
+    count = len(earlier.moves) + 1 if earlier is not None else -1
     if earlier is not None and before is not None and last is not None and len(move_rows) >= count \
             and move_rows[count - 1].ply == count - 1:
         row = move_rows[count - 1]
-        moves = [*earlier, move_out(row.ply, row.seat, _mover_label(before), last.text, row.at, row.seconds)]
-        _move_lists.put(state, key, moves, drop=before)  # the game moved on: the old list is seldom asked for
-        return moves
+        entry = move_out(row.ply, row.seat, _mover_label(before), last.text, row.at, row.seconds)
+        written = earlier.json
+        listed = Listed([*earlier.moves, entry], None if written is None else
+                        written[:-1] + (b"," if earlier.moves else b"") + _move_json(entry) + b"]")
+        _move_lists.put(state, key, listed, drop=before)  # the game moved on: the old list is seldom asked for
+        return listed
     # Under perfect information the view is the state, whose moves already carry their text.
     history = view.state.history() if perfect else view.history()
     labels = mover_labels(state, len(history))
-    moves = [move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
-             for m in move_rows if m.ply < len(history)]
-    if len(moves) == len(history):
-        _move_lists.put(state, key, moves)
-    return moves
+    listed = Listed([move_out(m.ply, m.seat, labels[m.ply], history[m.ply].text, m.at, m.seconds)
+                     for m in move_rows if m.ply < len(history)])
+    if len(listed.moves) == len(history):
+        _move_lists.put(state, key, listed)
+    return listed
+
+
+def _move_json(entry: MoveOut) -> bytes:
+    return MoveOut.__pydantic_serializer__.to_json(entry)
+
+
+_MOVE_LIST = TypeAdapter(list[MoveOut])
 
 
 def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[Any],
@@ -216,13 +239,34 @@ def view_out(row: GameRow, state: State, seat: int | None, move_rows: Sequence[A
     view = state.view(seat)
     shown = _shown(state, view, seat)
     active = row.status == GameStatus.ACTIVE
-    moves = move_list(state, view, seat, move_rows)
+    listed = move_list(state, view, seat, move_rows)
+    moves = listed.moves
     result = list(view.result) if view.result is not None else None
-    return ViewOut(
+    out = ViewOut(
         seat=seat, ply=len(moves), to_move=view.to_move if active else None, position=shown.position,
         board=shown.board, description=describe(row, view, end_reason), legal_moves=shown.legal if active else [],
         move_steps=shown.steps if active else {}, moves=moves, last_move=shown.said, result=result,
         end_reason=view.end_reason)
+    out._moves_json = (out.moves, listed)
+    return out
+
+
+# game_json writes a game's JSON but its move list, then the list: the last field of the last field.
+assert list(GameOut.model_fields)[-1] == "view" and list(ViewOut.model_fields)[-1] == "moves"
+_ALL_BUT_MOVES = {"view": {"moves"}}
+
+
+def game_json(out: GameOut) -> bytes:
+    """``out`` as JSON, as ``out.model_dump_json()`` writes it; its move list, the part that grows with the
+    game, written from the list before's JSON and the one entry more, when an answer wrote that (:class:`Listed`)."""
+    kept = out.view._moves_json
+    if kept is None or kept[0] is not out.view.moves:
+        return GameOut.__pydantic_serializer__.to_json(out)
+    listed: Listed = kept[1]
+    if listed.json is None:  # written once, here, where the answer needs it; the next positions' extend it
+        listed.json = _MOVE_LIST.dump_json(listed.moves)
+    head = GameOut.__pydantic_serializer__.to_json(out, exclude=_ALL_BUT_MOVES)
+    return b"".join((head[:-2], b',"moves":', listed.json, b"}}"))
 
 
 def position_at(row: GameRow, state: State, at_ply: int | None) -> State:

@@ -8,6 +8,7 @@ import pytest
 import boardlab
 from boardlab import records
 from boardlab.server import accounts
+from boardlab.server.schemas import GameOut
 from tests.server.conftest import PASSWORD, Api, wait_for
 
 SMALL = {"size": 3, "length": 3}
@@ -148,6 +149,34 @@ def test_moves_stale_forbidden_illegal_and_the_record(api: Api) -> None:
     assert [m["text"] for m in earlier["moves"]] == ["b2"] and earlier["ply"] == 1
     record = records.from_dict(api.client.get(f"/api/games/{game_id}/record").json())
     assert record.moves == ["b2", "a1"] and record.perspective == "spectator"
+
+
+def test_each_answer_is_its_model_written_whole_with_every_move_listed_once(sqlite_api: Api) -> None:
+    """An answer's move list is written from the answer before's (views.game_json): byte for byte what its
+    model writes, each move listed once and in order as the seat knows it, under perfect information and
+    hidden (where each seat's list is its own), at the position now and at an earlier one."""
+    api = sqlite_api
+    names = ["ann", "bob"]
+    for game, options in (("ndengrod", SMALL), ("hmdg", {"setup": "fixed"})):
+        game_id = api.pair(game, options)
+        for ply in range(10):
+            now = api.show(game_id, "ann")
+            if now["status"] != "active":
+                break
+            mover = names[now["to_move"]]
+            view = api.show(game_id, mover)
+            made = api.move(mover, game_id, view["view"]["legal_moves"][ply % len(view["view"]["legal_moves"])],
+                            ply=ply)
+            assert made.status_code == 201, made.text
+            for name, at in ((mover, None), (names[1 - names.index(mover)], None), (None, None), (mover, ply)):
+                written = made if at is None and name == mover else api.client.get(
+                    f"/api/games/{game_id}", headers=api.user(name) if name else {},
+                    params={} if at is None else {"ply": at})
+                assert written.content == GameOut.model_validate_json(written.content).model_dump_json().encode()
+                listed = written.json()["view"]["moves"]
+                assert [m["ply"] for m in listed] == list(range(ply + 1 if at is None else at))
+                record = api.client.get(f"/api/games/{game_id}/record", headers=api.user(name) if name else {})
+                assert [m["text"] for m in listed] == record.json()["moves"][:len(listed)], (game, name, at)
 
 
 def test_a_game_played_to_its_end_gives_the_referees_record(api: Api) -> None:

@@ -128,6 +128,23 @@ def test_a_refused_field_is_named_with_what_it_accepts_and_the_input_is_not_repe
     refused(api.client.get(f"/api/games/{game_id}", params={"ply": MARK}), "query.ply", "valid integer")
 
 
+def test_seat_tokens_too_long_or_too_many_are_refused_as_such(sqlite_api: Api) -> None:
+    api = sqlite_api
+    game_id = api.pair("ndengrod", SMALL)
+    # The query's tokens are refused as a declared parameter's would be: named, with what is accepted.
+    answer = api.client.get(f"/api/games/{game_id}", params={"seat_token": MARK + "x" * 400})
+    refused(answer, "query.seat_token", "at most 404 characters")
+    assert answer.json()["errors"] == [{"loc": ["query", "seat_token"], "type": "string_too_long",
+                                        "msg": "String should have at most 404 characters"}]
+    # Even beside a seat token in the header (which is used first), and on a move, which is not made.
+    move = api.client.post(f"/api/games/{game_id}/moves", json={"ply": 0, "move": "b2"},
+                           params={"seat_token": "x" * 405}, headers={**api.user("ann"), "X-Seat-Token": "y"})
+    refused(move, "query.seat_token")
+    refused(api.client.get(f"/api/games/{game_id}", params={"seat_token": "a,b,c,d,e"}), "at most 4")
+    refused(api.client.get(f"/api/games/{game_id}", headers={"X-Seat-Token": "a,b,c,d,e"}), "at most 4")
+    assert api.show(game_id)["ply"] == 0
+
+
 @pytest.fixture
 def limited(db_url: str) -> Iterator[LiveServer]:
     with LiveServer(settings_for(db_url, max_body=4096, max_record=64 * 1024)) as server:

@@ -100,6 +100,26 @@ def json_as_python_writes_it(_context: Any, value: Any) -> bytes:
     return json.dumps(value, allow_nan=True, default=str).encode()
 
 
+def test_the_callers_headers_and_query_are_in_the_schema_of_every_route_that_reads_them() -> None:
+    """The caller is read from the request itself (routes/deps.py), not from declared parameters: the
+    schema still lists what is read, where it is read (and so schemathesis still sends them)."""
+    paths = APP.openapi()["paths"]
+    expected = {("seat_token", "query"), ("authorization", "header"), ("x-seat-token", "header")}
+    for path, method in [("/api/games/{game_id}/moves", "post"), ("/api/me", "get"), ("/api/lobby", "get"),
+                         ("/api/games/{game_id}", "get"), ("/api/games/{game_id}/board", "get")]:
+        operation = paths[path][method]
+        listed = [(p["name"], p["in"]) for p in operation["parameters"]]
+        assert expected <= set(listed) and len(listed) == len(set(listed)), (path, listed)
+        assert "422" in operation["responses"], path
+    seat_token = next(p for p in paths["/api/me"]["get"]["parameters"] if p["name"] == "seat_token")
+    assert seat_token["schema"]["anyOf"][0] == {"type": "string", "maxLength": 404}
+    # A route that does not ask who is calling lists none of them.
+    catalog = paths["/api/catalog"]["get"].get("parameters", [])
+    assert not expected & {(p["name"], p["in"]) for p in catalog}
+    # The move route keeps its own description of a 422.
+    assert paths["/api/games/{game_id}/moves"]["post"]["responses"]["422"]["description"].startswith("illegal move")
+
+
 @pytest.fixture(scope="module")
 def app() -> Iterator[FastAPI]:
     """The app with users and games in every state, so generated requests reach real games."""

@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
+from boardlab.server import views
 from boardlab.server.errors import Unavailable
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
@@ -35,6 +35,7 @@ from boardlab.server.schemas import (
     ServerStatusOut,
     UndoRequest,
 )
+from boardlab.server.service import GameService
 from boardlab.server.status import GameStatus
 from boardlab.server.strict_json import StrictJsonRoute
 
@@ -45,6 +46,16 @@ HINT_SECONDS = 60
 KEEPALIVE_SECONDS = 15.0
 
 
+# The first route: a router tries its routes in order, and a move is the request made most often.
+@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
+             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
+                        422: {"description": "illegal move, with the rules' reason"}})
+async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, request: Request) -> Response:
+    # The service read from the app, not as a dependency: FastAPI resolves each dependency on every request.
+    service: GameService = request.app.state.service
+    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
+
+
 @router.post("/games", response_model=CreatedGameOut, status_code=201)
 async def create_game(body: CreateGameRequest, caller: Caller, service: Service) -> CreatedGameOut:
     """A challenge (to users by name, or open to anyone), a game against the computer, or a game
@@ -53,9 +64,9 @@ async def create_game(body: CreateGameRequest, caller: Caller, service: Service)
     return await run_in_threadpool(service.create, caller, body, upload)
 
 
-def answer(out: BaseModel, status: int = 200) -> Response:
+def answer(out: GameOut, status: int = 200) -> Response:
     """``out`` as JSON, already validated: the hot paths skip FastAPI's second validation of the answer."""
-    return Response(out.model_dump_json(), status_code=status, media_type="application/json")
+    return Response(views.game_json(out), status_code=status, media_type="application/json")
 
 
 @router.get("/games/{game_id}", response_model=GameOut)
@@ -69,13 +80,6 @@ def get_game(game_id: GameId, caller: Caller, service: Service, seat: SeatQuery 
 def computer_turn(game_id: GameId, service: Service) -> ComputerTurnOut:
     """Whether the computer is to move, and (with the server's search queue) its place in the queue."""
     return service.computer_turn(game_id)
-
-
-@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
-             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
-                        422: {"description": "illegal move, with the rules' reason"}})
-async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, service: Service) -> Response:
-    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
 
 
 @router.post("/games/{game_id}/accept", response_model=GameOut)
@@ -200,7 +204,7 @@ async def events(game_id: GameId, request: Request, caller: Caller, service: Ser
             while True:
                 if out.version != sent:
                     sent = out.version
-                    yield _event("game", out.model_dump_json(), id=str(out.version))
+                    yield _event("game", views.game_json(out).decode(), id=str(out.version))
                 if out.status.is_over:
                     if not ended:
                         ended = True

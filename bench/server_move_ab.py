@@ -1,0 +1,128 @@
+"""Two versions of the server compared on a busy machine: a move's CPU through the app, in lockstep.
+
+    python bench/server_move_ab.py OLD_TREE NEW_TREE              # 100 blocks of 100 moves each
+    python bench/server_move_ab.py OLD_TREE NEW_TREE --service    # GameService.move alone
+
+Each tree (a checkout, e.g. ``git worktree add /tmp/old main``) gets a process of its own, running
+this script on that tree's code (its ``bench/server_move.py`` included), which sets up the app as
+``bench/server_move.py`` does (SQLite, one player holding both seats of 20 Ndengrod games,
+random legal moves) and warmed up; then the two play blocks of moves in turns (old, new, new, old, …),
+so that whatever else the machine runs weighs on both alike. Printed: each one's median CPU time a
+move (in the app, as ``bench/server_move.py`` counts it), and the median and quartiles of new/old over
+the pairs of blocks. Numbers from a loaded machine compare the two trees; they are not the speed of
+either. Not a test: nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+async def serve_blocks(service_only: bool) -> None:
+    """The worker: set up, print ``ready``, then for each number read run that many moves and print the
+    CPU milliseconds a move."""
+    sys.path.insert(0, str(Path.cwd() / "bench"))
+    from server_move import Caller
+
+    from boardlab.server.app import create_app
+    from boardlab.server.config import Settings
+
+    folder = Path(tempfile.mkdtemp(prefix="boardlab-ab-"))
+    app = create_app(Settings(db_url=f"sqlite:///{folder / 'bench.db'}", background=False))
+    service = app.state.service
+    rng = random.Random(1)
+    async with app.router.lifespan_context(app):
+        call = Caller(app)
+        _, answer = await call("POST", "/api/register", {"name": "bench", "password": "benchmark password"})
+        call.headers.append((b"authorization", f"Bearer {answer['token']}".encode()))
+        actor = service.accounts.actor(answer["token"])
+        new = {"game": "ndengrod", "seats": [{"kind": "me"}] * 2}
+        games: list[dict[str, Any]] = [(await call("POST", "/api/games", new))[1]["game"] for _ in range(20)]
+        played = 0
+
+        async def block(size: int) -> float:
+            nonlocal played
+            spent = 0.0
+            for _ in range(size):
+                game = games[played % len(games)]
+                if game["status"] != "active":
+                    game = (await call("POST", "/api/games", new))[1]["game"]
+                move = rng.choice(game["view"]["legal_moves"])
+                if service_only:
+                    began = time.process_time()
+                    out = service.move(actor, game["id"], game["ply"], move, None)
+                    spent += time.process_time() - began
+                    game = {"id": out.id, "ply": out.ply, "status": out.status,
+                            "view": {"legal_moves": out.view.legal_moves}}
+                else:
+                    call.inside = 0.0
+                    status, game = await call("POST", f"/api/games/{game['id']}/moves",
+                                              {"ply": game["ply"], "move": move})
+                    assert status == 201, game
+                    spent += call.inside
+                games[played % len(games)] = game
+                played += 1
+            return spent * 1000 / size
+
+        await block(400)  # warm up: numba's kernels, SQLAlchemy's statement cache
+        print("ready", flush=True)
+        for line in sys.stdin:
+            print(f"{await block(int(line)):.5f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("old", nargs="?", help="the tree measured first (its repository root)")
+    parser.add_argument("new", nargs="?", help="the tree compared with it")
+    parser.add_argument("--blocks", type=int, default=100, help="blocks of moves each (100)")
+    parser.add_argument("--size", type=int, default=100, help="moves a block (100)")
+    parser.add_argument("--service", action="store_true", help="GameService.move alone, not through the app")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(serve_blocks(args.service))
+        return
+    if not args.old or not args.new:
+        parser.error("give the two trees")
+    trees = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
+    workers = {name: subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", *(["--service"] if args.service else [])],
+        cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True) for name, tree in trees.items()}
+    for name, worker in workers.items():
+        assert worker.stdout is not None and worker.stdout.readline().strip() == "ready", f"{name} did not start"
+    load_before = os.getloadavg()
+    spent: dict[str, list[float]] = {"old": [], "new": []}
+    for number in range(args.blocks):
+        for name in ("old", "new") if number % 2 == 0 else ("new", "old"):
+            worker = workers[name]
+            assert worker.stdin is not None and worker.stdout is not None
+            worker.stdin.write(f"{args.size}\n")
+            worker.stdin.flush()
+            spent[name].append(float(worker.stdout.readline()))
+    for worker in workers.values():
+        assert worker.stdin is not None
+        worker.stdin.close()
+        worker.wait()
+    ratios = [new / old for old, new in zip(spent["old"], spent["new"], strict=True)]
+    quartiles = statistics.quantiles(ratios, n=4)
+    load_after = os.getloadavg()
+    what = "GameService.move alone" if args.service else "through the app"
+    print(f"{args.blocks} blocks of {args.size} moves each, {what}, CPU time a move (load average "
+          f"{load_before[0]:.2f} before, {load_after[0]:.2f} after):")
+    print(f"  old {statistics.median(spent['old']):.3f} ms, new {statistics.median(spent['new']):.3f} ms (medians); "
+          f"new/old {statistics.median(ratios):.3f} (quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f})")
+
+
+if __name__ == "__main__":
+    main()
