@@ -293,6 +293,7 @@ def test_merged_hidden_moves_play_legal_games_and_are_named_in_the_description()
     ("uct:tau=0", "tau=0.0: accepted: a number from 1e-06 to 100"),
     ("uct:implicit=2", "implicit=2.0: accepted: a number from 0 to 1"),
     ("uct:ref=many", "ref='many' is not a valid"),
+    ("uct:merge_hidden=maybe", "merge_hidden='maybe' is not a valid bool; accepted: true or false"),
     ("level5_2027", "unknown agent 'level5_2027'"),
 ])
 def test_bad_enhancement_settings_get_one_line_errors(spec: str, message: str) -> None:

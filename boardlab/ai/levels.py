@@ -150,7 +150,9 @@ def _convert(name: str, value: str, kind: Any) -> Any:
         if "int" in text:
             return None if value.lower() == "none" else int(value)
     except ValueError:
-        raise OptionError(f"agent setting {name}={value!r} is not a valid {text}") from None
+        accepted = ("true or false (also 1/0, yes/no, on/off)" if "bool" in text
+                    else "a number, or none" if "None" in text else "a number")
+        raise OptionError(f"agent setting {name}={value!r} is not a valid {text}; accepted: {accepted}") from None
     return value
 
 
