@@ -57,7 +57,11 @@ def test_pages_and_api_docs_load_nothing_from_outside(server: Any) -> None:
 
     import httpx
 
-    for path in ("/", "/new", "/games/1", "/rules", "/rules/mobiatus", "/docs"):
+    created = httpx.post(server.url + "/api/games", json={"game": "ndengrod", "options": {"size": 3, "length": 3},
+                                                       "seats": [{"kind": "guest"}, {"kind": "guest"}]}, timeout=300)
+    assert created.status_code == 201, created.text
+    game_page = f"/games/{created.json()['game']['id']}"  # a game of its own: the test runs alone too
+    for path in ("/", "/new", game_page, "/rules", "/rules/mobiatus", "/docs"):
         response = httpx.get(server.url + path)
         assert response.status_code == 200, path
         assert "text/html" in response.headers["content-type"]
