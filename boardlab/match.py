@@ -220,7 +220,10 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     seat_a = index % seats
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
     expected = {"game": game_id, "options": options, "players": players, "seed": seed}
-    found = {"game": record.game, "options": record.options, "players": record.players, "seed": record.seed}
+    # A record written before an option existed was played under that option's default: compare the
+    # options as the game reads them now, the defaults filled in.
+    found_options = dict(load(record.game, **record.options).options) if record.game == game_id else record.options
+    found = {"game": record.game, "options": found_options, "players": record.players, "seed": record.seed}
     wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
              for key in expected if found[key] != expected[key]]
     for key, now in agent_tags(spec_a, spec_b, seconds, load(game_id, **options)).items():

@@ -474,6 +474,23 @@ def test_resume_refuses_games_played_by_a_level_whose_budget_has_changed(
                   save_dir=tmp_path, resume=True)
 
 
+def test_resume_counts_a_record_written_before_an_option_existed_as_played_under_its_default(
+        tmp_path: Path) -> None:
+    # Möbiatus' `movement` option came after a match's first records: they name no movement, and
+    # were played with knights, its default. Such a record is that match's game; one whose missing
+    # option would now read otherwise is not.
+    run_match("mobiatus", {}, "random", "random", games=2, workers=1, save_dir=tmp_path)
+    record = records.load(tmp_path / "game-0001.json")
+    assert record.options["movement"] == "knight"
+    del record.options["movement"]
+    records.dump(record, tmp_path / "game-0001.json")
+    resumed = run_match("mobiatus", {}, "random", "random", games=2, workers=1, save_dir=tmp_path, resume=True)
+    assert resumed.resumed == 2
+    with pytest.raises(BoardlabError, match=r"game-0001.json is not game 1 of this match: options .*'knight'"):
+        run_match("mobiatus", {"movement": "camel"}, "random", "random", games=2, workers=1,
+                  save_dir=tmp_path, resume=True)
+
+
 def test_an_agent_describes_its_settings_in_the_syntax_a_spec_accepts() -> None:
     for level in ("level1", "level4", "level5"):
         described = make_agent(level).describe()
