@@ -222,7 +222,9 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     expected = {"game": game_id, "options": options, "players": players, "seed": seed}
     # A record written before an option existed was played under that option's default: compare the
     # options as the game reads them now, the defaults filled in.
-    found_options = dict(load(record.game, **record.options).options) if record.game == game_id else record.options
+    found_options = record.options
+    if record.game == game_id:
+        found_options = dict(load(record.game, None, **record.options).options)
     found = {"game": record.game, "options": found_options, "players": record.players, "seed": record.seed}
     wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
              for key in expected if found[key] != expected[key]]
