@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -35,14 +36,21 @@ from typing import Any
 async def serve_blocks(service_only: bool, db_url: str | None) -> None:
     """The worker: set up, print ``ready``, then for each number read run that many moves and print the
     CPU milliseconds a move."""
+    folder = Path(tempfile.mkdtemp(prefix="boardlab-ab-"))
+    try:
+        await play_blocks(service_only, db_url or f"sqlite:///{folder / 'bench.db'}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def play_blocks(service_only: bool, db_url: str) -> None:
     sys.path.insert(0, str(Path.cwd() / "bench"))
     from server_move import Caller
 
     from boardlab.server.app import create_app
     from boardlab.server.config import Settings
 
-    folder = Path(tempfile.mkdtemp(prefix="boardlab-ab-"))
-    app = create_app(Settings(db_url=db_url or f"sqlite:///{folder / 'bench.db'}", background=False))
+    app = create_app(Settings(db_url=db_url, background=False))
     service = app.state.service
     rng = random.Random(1)
     async with app.router.lifespan_context(app):
