@@ -37,7 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -94,11 +94,11 @@ class Count:
 
 
 @contextmanager
-def round_trips(engine: Any, held: Any = None) -> Iterator[Count]:
-    """Count what the engine's connections (and ``held``, a connection kept out of the pool: SQLite's
+def round_trips(engines: Sequence[Any], held: Any = None) -> Iterator[Count]:
+    """Count what the engines' connections (and ``held``, a connection kept out of the pool: SQLite's
     writer) send the database and wait for, while inside."""
     counted = Count()
-    if engine.dialect.name == "sqlite":  # in-process: each statement (BEGIN and COMMIT too) is one call
+    if engines[0].dialect.name == "sqlite":  # in-process: each statement (BEGIN and COMMIT too) is one call
         def statement(_sql: str) -> None:
             if not counted.paused:
                 counted.trips += 1
@@ -111,11 +111,13 @@ def round_trips(engine: Any, held: Any = None) -> Iterator[Count]:
 
         if held is not None and not held.closed:
             trace(held.connection.driver_connection)
-        event.listen(engine.pool, "checkout", trace)
+        for engine in engines:
+            event.listen(engine.pool, "checkout", trace)
         try:
             yield counted
         finally:
-            event.remove(engine.pool, "checkout", trace)
+            for engine in engines:
+                event.remove(engine.pool, "checkout", trace)
             for connection in traced_sqlite:
                 with contextlib.suppress(Exception):
                     connection.set_trace_callback(None)
@@ -136,13 +138,15 @@ def round_trips(engine: Any, held: Any = None) -> Iterator[Count]:
         with contextlib.suppress(Exception):
             dbapi_connection.pgconn.untrace()
 
-    event.listen(engine.pool, "checkout", checkout)
-    event.listen(engine.pool, "checkin", checkin)
+    for engine in engines:
+        event.listen(engine.pool, "checkout", checkout)
+        event.listen(engine.pool, "checkin", checkin)
     try:
         yield counted
     finally:
-        event.remove(engine.pool, "checkout", checkout)
-        event.remove(engine.pool, "checkin", checkin)
+        for engine in engines:
+            event.remove(engine.pool, "checkout", checkout)
+            event.remove(engine.pool, "checkin", checkin)
         for connection in traced:
             with contextlib.suppress(Exception):
                 connection.pgconn.untrace()
@@ -226,7 +230,7 @@ async def measure(args: argparse.Namespace, db_url: str, name: str, data_folder:
         alone = time.process_time() - began
         database = database_cpu(data_folder) - database_before
         counted_moves = min(200, args.moves)
-        with round_trips(service.db.engine, service.db._writer) as counted:
+        with round_trips(service.db.engines, service.db._writer) as counted:
             for number in range(counted_moves):
                 if games[number % len(games)]["status"] != "active":  # a new game is not a move: not counted
                     counted.paused = True

@@ -2,6 +2,7 @@
 
     python bench/server_move_ab.py OLD_TREE NEW_TREE              # 100 blocks of 100 moves each
     python bench/server_move_ab.py OLD_TREE NEW_TREE --service    # GameService.move alone
+    python bench/server_move_ab.py OLD_TREE NEW_TREE --postgres   # each on SQLite and on PostgreSQL
 
 Each tree (a checkout, e.g. ``git worktree add /tmp/old main``) gets a process of its own, running
 this script on that tree's code (its ``bench/server_move.py`` included), which sets up the app as
@@ -10,7 +11,10 @@ random legal moves) and warmed up; then the two play blocks of moves in turns (o
 so that whatever else the machine runs weighs on both alike. Printed: each one's median CPU time a
 move (in the app, as ``bench/server_move.py`` counts it), and the median and quartiles of new/old over
 the pairs of blocks. Numbers from a loaded machine compare the two trees; they are not the speed of
-either. Not a test: nothing is asserted.
+either. With ``--postgres`` each tree plays on SQLite and on a throw-away PostgreSQL cluster (a database
+of its own there), four processes in turns (the order turned round every block), and the ratio
+PostgreSQL/SQLite of each tree is printed too, over the blocks played side by side. Not a test: nothing is
+asserted.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,17 +33,24 @@ from pathlib import Path
 from typing import Any
 
 
-async def serve_blocks(service_only: bool) -> None:
+async def serve_blocks(service_only: bool, db_url: str | None) -> None:
     """The worker: set up, print ``ready``, then for each number read run that many moves and print the
     CPU milliseconds a move."""
+    folder = Path(tempfile.mkdtemp(prefix="boardlab-ab-"))
+    try:
+        await play_blocks(service_only, db_url or f"sqlite:///{folder / 'bench.db'}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def play_blocks(service_only: bool, db_url: str) -> None:
     sys.path.insert(0, str(Path.cwd() / "bench"))
     from server_move import Caller
 
     from boardlab.server.app import create_app
     from boardlab.server.config import Settings
 
-    folder = Path(tempfile.mkdtemp(prefix="boardlab-ab-"))
-    app = create_app(Settings(db_url=f"sqlite:///{folder / 'bench.db'}", background=False))
+    app = create_app(Settings(db_url=db_url, background=False))
     service = app.state.service
     rng = random.Random(1)
     async with app.router.lifespan_context(app):
@@ -62,6 +74,7 @@ async def serve_blocks(service_only: bool) -> None:
                     began = time.process_time()
                     out = service.move(actor, game["id"], game["ply"], move, None)
                     spent += time.process_time() - began
+                    await asyncio.sleep(0)  # the loop's turn, as between requests (PostgreSQL's notifications)
                     game = {"id": out.id, "ply": out.ply, "status": out.status,
                             "view": {"legal_moves": out.view.legal_moves}}
                 else:
@@ -87,24 +100,48 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=100, help="blocks of moves each (100)")
     parser.add_argument("--size", type=int, default=100, help="moves a block (100)")
     parser.add_argument("--service", action="store_true", help="GameService.move alone, not through the app")
+    parser.add_argument("--postgres", action="store_true",
+                        help="each tree on SQLite and on a throw-away PostgreSQL cluster, four processes in turns")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        asyncio.run(serve_blocks(args.service))
+        asyncio.run(serve_blocks(args.service, args.db))
         return
     if not args.old or not args.new:
         parser.error("give the two trees")
     trees = {"old": Path(args.old).resolve(), "new": Path(args.new).resolve()}
+    if not args.postgres:
+        compare(args, {name: (tree, None) for name, tree in trees.items()})
+        return
+    sys.path.insert(0, str(Path(__file__).parent))
+    import psycopg
+    from server_load import postgres_cluster
+
+    with postgres_cluster() as (url, _):
+        with psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+            for name in trees:
+                connection.execute(f"CREATE DATABASE bench_{name}")
+        compare(args, {**{f"{name} sqlite": (tree, None) for name, tree in trees.items()},
+                       **{f"{name} postgresql": (tree, url.rsplit("/", 1)[0] + f"/bench_{name}")
+                          for name, tree in trees.items()}})
+
+
+def compare(args: argparse.Namespace, runs: dict[str, tuple[Path, str | None]]) -> None:
+    """Play blocks of moves in each of ``runs`` (a name: the tree and the database's URL, ``None``: a new
+    SQLite file) in turns, and print what each spent a move and the ratios of interest."""
     workers = {name: subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", *(["--service"] if args.service else [])],
+        [sys.executable, str(Path(__file__).resolve()), "--worker", *(["--service"] if args.service else []),
+         *(["--db", db_url] if db_url else [])],
         cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True) for name, tree in trees.items()}
+        text=True) for name, (tree, db_url) in runs.items()}
     for name, worker in workers.items():
         assert worker.stdout is not None and worker.stdout.readline().strip() == "ready", f"{name} did not start"
     load_before = os.getloadavg()
-    spent: dict[str, list[float]] = {"old": [], "new": []}
+    spent: dict[str, list[float]] = {name: [] for name in runs}
+    names = list(runs)
     for number in range(args.blocks):
-        for name in ("old", "new") if number % 2 == 0 else ("new", "old"):
+        for name in names if number % 2 == 0 else names[::-1]:
             worker = workers[name]
             assert worker.stdin is not None and worker.stdout is not None
             worker.stdin.write(f"{args.size}\n")
@@ -114,14 +151,18 @@ def main() -> None:
         assert worker.stdin is not None
         worker.stdin.close()
         worker.wait()
-    ratios = [new / old for old, new in zip(spent["old"], spent["new"], strict=True)]
-    quartiles = statistics.quantiles(ratios, n=4)
     load_after = os.getloadavg()
     what = "GameService.move alone" if args.service else "through the app"
     print(f"{args.blocks} blocks of {args.size} moves each, {what}, CPU time a move (load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after):")
-    print(f"  old {statistics.median(spent['old']):.3f} ms, new {statistics.median(spent['new']):.3f} ms (medians); "
-          f"new/old {statistics.median(ratios):.3f} (quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f})")
+    print("  " + ", ".join(f"{name} {statistics.median(spent[name]):.3f} ms" for name in names) + " (medians)")
+    pairs = [(f"{name} sqlite", f"{name} postgresql", f"{name}: PostgreSQL/SQLite") for name in ("old", "new")]
+    pairs += [(f"old{suffix}", f"new{suffix}", f"new/old{suffix}") for suffix in (" sqlite", " postgresql", "")]
+    for first, second, label in pairs:
+        if first in spent and second in spent:
+            ratios = [b / a for a, b in zip(spent[first], spent[second], strict=True)]
+            quartiles = statistics.quantiles(ratios, n=4)
+            print(f"  {label} {statistics.median(ratios):.3f} (quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f})")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from boardlab.outcome import outcome_sentence
 from boardlab.server import clocks, ratings, repository, warmup
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
+from boardlab.server.db import AutocommitConnection
 from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
@@ -369,8 +370,8 @@ class Moved:
     moves: list[MoveInfo] = field(default_factory=list)
 
 
-def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, text: str, requested: int | None,
-         cache: StateCache, version: int | None = None,
+def move(connection: Connection | AutocommitConnection, actor: Actor | None, game_id: int, ply: int, text: str,
+         requested: int | None, cache: StateCache, version: int | None = None,
          announce: Callable[[GameRow], str | None] | None = None, lock: bool = True,
          quick: bool = False) -> Moved | None:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
@@ -399,16 +400,21 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
         raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
     timed_out = row.deadline is not None and row.deadline <= at
-    if not lock and (timed_out or cache.get(row) is None or cache.moves(row) is None):
-        return None
-    if timed_out:
+    if isinstance(connection, AutocommitConnection):  # outside a transaction: only what one statement stores
+        assert not lock
+        cached, cached_moves = cache.get(row), cache.moves(row)
+        if timed_out or cached is None or cached_moves is None:
+            return None
+        state, before = cached, cached_moves
+    elif timed_out:
         before_timeout = current_state(connection, row, cache)
         timeout(row, at, before_timeout)
         ratings.settle(connection, row, at)
         write_back(connection, row, as_read, notify=announce(row) if announce else None)
         return Moved(row, before_timeout, timed_out=True)
-    state = current_state(connection, row, cache)
-    before = known_moves(connection, row, cache)
+    else:
+        state = current_state(connection, row, cache)
+        before = known_moves(connection, row, cache)
     after = state.play(text)
     assert after.last_move is not None
     spent = clocks.seconds_between(row.turn_started_at, at)
@@ -421,7 +427,7 @@ def move(connection: Connection, actor: Actor | None, game_id: int, ply: int, te
     row.version += 1
     row.to_move = after.to_move
     row.draw_offers, row.undo_request, row.ai_lease_until = [], None, None
-    if not lock:
+    if isinstance(connection, AutocommitConnection):
         if after.is_over:
             return None
         _start_turn(row, at)

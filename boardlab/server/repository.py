@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased, joinedload
 
-from boardlab.server.db import CommitLost
+from boardlab.server.db import AutocommitConnection, CommitLost
 from boardlab.server.errors import Conflict, NotFound
 from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
@@ -203,7 +203,8 @@ class Snapshot(NamedTuple):
     seats: dict[int, tuple[Any, ...]]
 
 
-def lock_game_core(connection: Connection, game_id: int, lock: bool = True) -> tuple[GameRow, Snapshot]:
+def lock_game_core(connection: Connection | AutocommitConnection, game_id: int, lock: bool = True
+                   ) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
     database), as a transient :class:`GameRow` with its seats and their users, and what it was.
     ``lock=False``: read as it is now, unlocked (PostgreSQL, outside a transaction: see
@@ -238,26 +239,17 @@ def _lock_processors(dialect: Dialect) -> tuple[tuple[int, Callable[[Any], Any]]
     return tuple((number, process) for number, process in found if process is not None)
 
 
-def _locked_rows(connection: Connection, game_id: int, lock: bool = True) -> list[dict[str, Any]]:
+def _locked_rows(connection: Connection | AutocommitConnection, game_id: int, lock: bool = True
+                 ) -> list[dict[str, Any]]:
     """:data:`_LOCK`'s rows as dicts, read on the driver's own cursor, the values converted as
     SQLAlchemy's result would (:func:`_lock_processors`). Through SQLAlchemy's result, each move paid for
     its rows' machinery (on PostgreSQL psycopg also builds a description of each of the 45 columns: a
     fifth of a move's CPU time in the server's process), more than the query itself. On SQLite the
     statement is compiled with ``?`` placeholders, the only parameter being the game's id."""
-    if not connection.in_transaction():
-        connection.begin()  # so that SQLAlchemy commits or rolls back what the driver begins here
     dialect = connection.dialect
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    cursor = driver.cursor()
-    try:
-        if dialect.name == "postgresql":
-            cursor.execute(_lock_sql(dialect, lock), {"game_id": game_id})
-        else:
-            cursor.execute(_lock_sql(dialect, lock), (game_id,))
-        found = cursor.fetchall()
-    finally:
-        cursor.close()
+    sql = _lock_sql(dialect, lock)
+    found = _on_driver(connection, sql, {"game_id": game_id} if dialect.name == "postgresql" else (game_id,),
+                       _all_rows)
     processors = _lock_processors(dialect)
     if processors:
         found = [list(values) for values in found]
@@ -265,6 +257,10 @@ def _locked_rows(connection: Connection, game_id: int, lock: bool = True) -> lis
             for number, process in processors:
                 values[number] = process(values[number])
     return [dict(zip(_LOCK_KEYS, values, strict=True)) for values in found]
+
+
+def _all_rows(cursor: Any) -> list[Any]:
+    return cast(list[Any], cursor.fetchall())
 
 
 @lru_cache(maxsize=128)
@@ -281,24 +277,48 @@ def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | 
     return compiled.string, tuple((name, processors.get(name)) for name in names), bool(compiled.positional)
 
 
-def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[str, Any],
+def _run_on_driver(connection: Connection | AutocommitConnection, statement: Any, parameters: Mapping[str, Any],
                    keys: tuple[str, ...] | None = None, fetch: bool = False) -> tuple[int, Any]:
     """Run ``statement`` on the driver's own cursor: the rows it changed (or, a query, returned), and with
     ``fetch`` its first row (else ``None``: psycopg describes every column of a result asked whether it
     has any, a cost on every move). SQLAlchemy's execution cost more in the server's process than the database's
-    own work for a move's short writes. The driver's errors are raised as SQLAlchemy raises them (a
-    second move for a ply is an ``IntegrityError`` either way; a lost connection is invalidated)."""
+    own work for a move's short writes."""
     sql, binds, positional = _driver_statement(statement, connection.dialect, keys)
     converted = ((name, parameters[name] if process is None else process(parameters[name])) for name, process in binds)
     values: Any = [value for _, value in converted] if positional else dict(converted)
-    if not connection.in_transaction():
-        connection.begin()  # so that SQLAlchemy commits or rolls back what the driver begins here
-    driver = connection.connection.driver_connection
-    assert driver is not None
-    cursor = driver.cursor()
+    return _on_driver(connection, sql, values, _changed_and_first if fetch else _changed)
+
+
+def _changed(cursor: Any) -> tuple[int, Any]:
+    return int(cursor.rowcount), None
+
+
+def _changed_and_first(cursor: Any) -> tuple[int, Any]:
+    return int(cursor.rowcount), cursor.fetchone()
+
+
+_R = TypeVar("_R")
+
+
+def _on_driver(connection: Connection | AutocommitConnection, sql: str, values: Any,
+               then: Callable[[Any], _R]) -> _R:
+    """Run ``sql`` with ``values`` on a cursor of the driver's own, and ``then(cursor)``. In a
+    SQLAlchemy connection, a cursor of its own, in the connection's transaction (begun here if need be,
+    so that SQLAlchemy commits or rolls back what the driver begins); on an
+    :class:`~.db.AutocommitConnection`, the cursor kept with it. The driver's errors are raised as
+    SQLAlchemy raises them (a second move for a ply is an ``IntegrityError`` either way; a lost
+    connection is invalidated: not handed back to the pool)."""
+    if isinstance(connection, AutocommitConnection):
+        driver, cursor = connection.driver, connection.cursor()
+    else:
+        if not connection.in_transaction():
+            connection.begin()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        cursor = driver.cursor()
     try:
         cursor.execute(sql, values)
-        return int(cursor.rowcount), cursor.fetchone() if fetch else None
+        return then(cursor)
     except connection.dialect.loaded_dbapi.Error as error:
         wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
                                       dialect=connection.dialect,
@@ -307,7 +327,8 @@ def _run_on_driver(connection: Connection, statement: Any, parameters: Mapping[s
             connection.invalidate(error)
         raise wrapped from error
     finally:
-        cursor.close()
+        if not isinstance(connection, AutocommitConnection):
+            cursor.close()
 
 
 def _seat_values(seat: Seat) -> tuple[Any, ...]:
@@ -370,7 +391,7 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
                                                                                            strict=True)}})
 
 
-def write_move_alone(connection: Connection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
+def write_move_alone(connection: AutocommitConnection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
                      notify: str, quick: bool = False) -> bool:
     """PostgreSQL, on a connection in autocommit mode: store a move (``row`` as it changed, ``new_move`` its
     row) in one statement that is its own transaction (:func:`_move_as_one_statement`), with the live

@@ -221,6 +221,91 @@ def test_moves_go_on_after_postgresql_drops_the_servers_connections(pg_url: str)
         assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
 
 
+def test_a_move_connection_lost_while_in_use_is_replaced_not_pooled(pg_url: str) -> None:
+    """A move's connection in autocommit mode whose server process ends after it was taken from the pool
+    (past the check made then) fails its statement as a lost connection (which the service tries again
+    once, :meth:`~boardlab.server.db.Database.retry`), and is not handed back to the pool."""
+    import pytest
+    from fastapi.testclient import TestClient
+    from sqlalchemy.exc import DBAPIError
+
+    from boardlab.server import repository
+    from boardlab.server.app import create_app
+
+    app = create_app(settings_for(pg_url))
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        database = app.state.service.db
+        engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")  # pg_stat_activity read afresh each time
+        with database.autocommit() as connection:
+            ended = connection.driver.info.backend_pid
+            repository.lock_game_core(connection, game_id, lock=False)  # the kept cursor, used once
+            with engine.connect() as other:
+                other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": ended})
+                wait_for(lambda: other.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                                               {"pid": ended}).scalar_one() == 0)
+            with pytest.raises(DBAPIError) as raised:
+                repository.lock_game_core(connection, game_id, lock=False)
+            assert raised.value.connection_invalidated
+        engine.dispose()
+        for _ in range(3):  # every connection the pool hands out now is a live one
+            with database.autocommit() as connection:
+                assert connection.driver.info.backend_pid != ended
+                row, _ = repository.lock_game_core(connection, game_id, lock=False)
+                assert row.id == game_id and row.ply == 0
+        response = api.move("ann", game_id, "b2", 0)
+        assert response.status_code == 201, response.text
+
+
+def test_a_postgresql_move_takes_two_round_trips(pg_url: str) -> None:
+    """A move whose position the server has cached is its game's read and one statement that stores it:
+    two round trips (each ended by PostgreSQL's ReadyForQuery, counted in libpq's trace of the wire)."""
+    import tempfile
+
+    from fastapi.testclient import TestClient
+    from psycopg import pq
+    from sqlalchemy import event
+
+    from boardlab.server.app import create_app
+
+    app = create_app(settings_for(pg_url))
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 5, "length": 4})
+        plies = list(zip(["ann", "bob"] * 5, ["a1", "e5", "c3", "a5", "e1", "b4", "d2", "b2", "d4", "a3"],
+                         strict=True))
+        # First the position cached, and the move's two statements prepared (psycopg prepares a statement
+        # on its fifth use on a connection, in a round trip of its own, once).
+        for ply, (name, move) in enumerate(plies[:6]):
+            assert api.move(name, game_id, move, ply).status_code == 201
+        database = app.state.service.db
+        with tempfile.TemporaryFile() as trace:
+            def traced(dbapi_connection: Any, *_: Any) -> None:
+                dbapi_connection.pgconn.trace(trace.fileno())
+                dbapi_connection.pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+
+            def untraced(dbapi_connection: Any, *_: Any) -> None:
+                dbapi_connection.pgconn.untrace()
+
+            for engine in database.engines:
+                event.listen(engine.pool, "checkout", traced)
+                event.listen(engine.pool, "checkin", untraced)
+            try:
+                for ply, (name, move) in enumerate(plies[6:], start=6):
+                    response = api.client.post(f"/api/games/{game_id}/moves", json={"ply": ply, "move": move},
+                                               headers=api.user(name))
+                    assert response.status_code == 201, response.text
+            finally:
+                for engine in database.engines:
+                    event.remove(engine.pool, "checkout", traced)
+                    event.remove(engine.pool, "checkin", untraced)
+            trace.seek(0)
+            wire = trace.read().decode(errors="replace").splitlines()
+        assert sum(1 for line in wire if line.startswith("B") and "\tReadyForQuery" in line) == 2 * 4, wire
+        assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
+
+
 def test_a_server_listens_before_it_answers(pg_url: str) -> None:
     """A watcher that connects the moment a server answers must hear the next move made through another
     server: the server's LISTEN is in place before its first answer."""
