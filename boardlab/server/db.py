@@ -220,8 +220,12 @@ def make_engine(url: str, autocommit: bool = False) -> Engine:
     start, and handed back to the pool without a rollback (in that mode there is no transaction left
     open to end)."""
     if not url.startswith("sqlite"):
-        more: dict[str, Any] = {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None} if autocommit else {}
-        engine = create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=False, **more)
+        # The moves' pool is the smaller: a move holds its connection for two statements, and two worker
+        # processes with both pools at their peaks stay under PostgreSQL's default 100 connections.
+        more: dict[str, Any] = {"pool_size": 10, "max_overflow": 20}
+        if autocommit:
+            more = {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None, "pool_size": 5, "max_overflow": 10}
+        engine = create_engine(url, pool_pre_ping=False, **more)
         event.listen(engine, "checkout", _still_connected)
         return engine
     engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
