@@ -186,7 +186,14 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         spec[layout.S_LIMIT_RESULT] = _CODES(self.options, "limit_result")
         spec[layout.S_PIE] = self.options["first_player"] == "pie"
         spec[layout.S_STEPS] = self.steps
-        spec.table(strip.table(leaps), at=layout.S_KNIGHT)
+        targets = strip.table(leaps)
+        spec.table(targets, at=layout.S_KNIGHT)
+        packed = np.zeros((faces, self.steps + 1), dtype=np.int64)
+        for face, row in enumerate(targets):
+            on_strip = [int(t) << layout.LEAP_SHIFT | k for k, t in enumerate(row) if t >= 0]
+            packed[face, 0] = len(on_strip)
+            packed[face, 1:1 + len(on_strip)] = on_strip
+        spec.table(packed, at=layout.S_LEAPS)
         spec.table(strip.table(ORTHOGONAL_STEPS), at=layout.S_ORTH)
         spec.table([strip.opposite(face) for face in range(faces)], at=layout.S_OPP)
         spec.fields(layout.layout(faces, side_cap, self.steps))

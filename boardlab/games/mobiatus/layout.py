@@ -13,6 +13,9 @@ Spec vector (options and tables, built by ``face.Mobiatus.build_spec``)::
     S_STEPS     the leaps a piece has (option movement): 8 for a knight, camel or zebra, 12 for the
                 knight-or-wazir (the knight's 8, then the wazir's 4 orthogonal steps)
     S_KNIGHT -> faces × S_STEPS leap targets (the knight's by default; the name is the seed's),
+    S_LEAPS  -> for each face, how many of its leaps stay on the strip, then those leaps packed as
+                ``target << LEAP_SHIFT | k`` (k ascending), S_STEPS + 1 entries a face: the loops
+                over a piece's leaps skip the ones off the width without a test
     S_ORTH -> faces × 4 orthogonal neighbours (-1: off the width)
     S_OPP    -> the opposite of each face
     S_LIST, S_MARK, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
@@ -86,7 +89,11 @@ S_FREE_CONTACTS = 24
 S_CIRCLE_CONTACTS = 25  # + colour · faces
 S_STATE_LEN = 26
 S_STEPS = 27
-SPEC_HEADER = 28
+S_LEAPS = 28
+SPEC_HEADER = 29
+
+LEAP_SHIFT = 4  # a packed leap: target << LEAP_SHIFT | k (k < 16)
+LEAP_K = (1 << LEAP_SHIFT) - 1
 
 PREF_ANY = 0
 PREF_CAPTURE = 1
