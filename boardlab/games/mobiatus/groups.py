@@ -21,6 +21,7 @@ from boardlab.games.mobiatus.layout import (
     F_STAMP,
     F_TOUCH_TOP,
     FREE,
+    LEAP_MASK,
     LEAP_SHIFT,
     PENDING,
     S_CIRCLE_CONTACTS,
@@ -33,10 +34,10 @@ from boardlab.games.mobiatus.layout import (
     S_LIST,
     S_MARK,
     S_OPP,
-    S_ORTH,
     S_PARENT,
     S_QUEUE,
     S_SIDE_CAP,
+    S_SIDES,
     S_SIZE,
     S_STEPS,
     S_TOUCHED,
@@ -68,11 +69,29 @@ def unwall(state, spec, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def side(sides, d):  # type: ignore[no-untyped-def]
+    """The neighbour in direction ``d`` (S_ORTH's order) from a face's S_SIDES word; -1 off the width."""
+    return ((sides >> (d << 4)) & LEAP_MASK) - 1
+
+
+@njit(cache=True)
+def leaps_of(spec, face):  # type: ignore[no-untyped-def]
+    """Where ``face``'s row of the S_LEAPS table starts (its count of leaps on the strip)."""
+    return spec[S_LEAPS] + face * ((spec[S_STEPS] + 7) >> 2)
+
+
+@njit(cache=True)
+def leap_at(spec, at, j):  # type: ignore[no-untyped-def]
+    """The ``j``-th leap of the S_LEAPS row at ``at``: ``target << LEAP_SHIFT | k``."""
+    return (spec[at + 1 + (j >> 2)] >> ((j & 3) << 4)) & LEAP_MASK
+
+
+@njit(cache=True)
 def has_free_target(state, spec, face):  # type: ignore[no-untyped-def]
     """Whether a leap from ``face`` reaches a free face (where a chain can end at once)."""
-    at = spec[S_LEAPS] + face * (spec[S_STEPS] + 1)
-    for j in range(1, spec[at] + 1):  # noqa: SIM110 - a loop numba compiles, not any() over a generator
-        if state[BOARD + (spec[at + j] >> LEAP_SHIFT)] == FREE:
+    at = leaps_of(spec, face)
+    for j in range(spec[at]):  # noqa: SIM110 - a loop numba compiles, not any() over a generator
+        if state[BOARD + (leap_at(spec, at, j) >> LEAP_SHIFT)] == FREE:
             return True
     return False
 
@@ -94,10 +113,10 @@ def find(state, spec, face):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def touch_groups(state, spec, face, free_delta, circle_colour, circle_delta):  # type: ignore[no-untyped-def]
     """Add the deltas to the contacts of each group next to ``face``, once per adjacent singular face."""
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
     circles = spec[S_CIRCLE_CONTACTS] + circle_colour * spec[S_FACES]
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other >= 0 and state[BOARD + other] == SING:
             root = find(state, spec, other)
             state[spec[S_FREE_CONTACTS] + root] += free_delta
@@ -136,7 +155,7 @@ def join(state, spec, face):  # type: ignore[no-untyped-def]
         circle_delta = code - CIRCLE
     state[BOARD + face] = SING
     faces = spec[S_FACES]
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
     parent = spec[S_PARENT]
     size = spec[S_SIZE]
     free = spec[S_FREE_CONTACTS]
@@ -145,7 +164,7 @@ def join(state, spec, face):  # type: ignore[no-untyped-def]
     own_red = 0
     own_blue = 0
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other < 0:
             continue
         near = state[BOARD + other]
@@ -162,7 +181,7 @@ def join(state, spec, face):  # type: ignore[no-untyped-def]
     state[circles + faces + face] = own_blue
     root = face
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other < 0 or state[BOARD + other] != SING:
             continue
         near = find(state, spec, other)
@@ -216,7 +235,7 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     state[F_STAMP] = stamp
     mark = spec[S_MARK]
     queue = spec[S_QUEUE]
-    orth = spec[S_ORTH]
+    side_table = spec[S_SIDES]
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
     state[mark + start] = stamp
     state[queue] = start
@@ -225,10 +244,10 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     free = 0
     recorded = 0
     while head < size:
-        face = state[queue + head]
+        sides = spec[side_table + state[queue + head]]
         head += 1
         for d in range(4):
-            other = spec[orth + face * 4 + d]
+            other = side(sides, d)
             if other < 0 or state[mark + other] == stamp:
                 continue
             code = state[BOARD + other]
@@ -261,9 +280,9 @@ def wall_queue(state, spec, size):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
     """Whether ``face`` touches the group ``root`` (between turns)."""
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
             return True
     return False

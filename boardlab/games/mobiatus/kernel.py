@@ -37,6 +37,8 @@ from boardlab.games.mobiatus.groups import (
     group_exits,
     has_free_target,
     join,
+    leap_at,
+    leaps_of,
     occupy,
     unwall,
     wall,
@@ -77,7 +79,6 @@ from boardlab.games.mobiatus.layout import (
     S_FACES,
     S_FREE_CONTACTS,
     S_KNIGHT,
-    S_LEAPS,
     S_LIMIT_RESULT,
     S_LIST,
     S_OPP,
@@ -122,9 +123,7 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     With ``first_only`` return 1 at the first legal one found (has the player a move?).
     """
     vals = spec[S_VALS]
-    leaps = spec[S_LEAPS]
     steps = spec[S_STEPS]
-    row = steps + 1
     joins = spec[S_ORIGIN_JOINS]
     keep_values = pref != PREF_ANY
     capacity = dest.shape[0]
@@ -146,10 +145,10 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             origin = piece
             _lift(state, spec, piece, colour)
             stamp = _new_cache_stamp(state)
-        at_piece = leaps + piece * row
+        at_piece = leaps_of(spec, piece)
         first_action = piece * steps
-        for j in range(1, spec[at_piece] + 1):  # the leaps that stay on the strip, k ascending
-            leap = spec[at_piece + j]
+        for j in range(spec[at_piece]):  # the leaps that stay on the strip, k ascending
+            leap = leap_at(spec, at_piece, j)
             target = leap >> LEAP_SHIFT
             # the common cases decided here, without a call: a free face, a dot or a friendly
             # circle, a singularity whose group's contacts decide (as target_value would)
@@ -189,11 +188,11 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     vals = spec[S_VALS]
     cur = state[F_CUR]
     steps = spec[S_STEPS]
-    at_cur = spec[S_LEAPS] + cur * (steps + 1)
+    at_cur = leaps_of(spec, cur)
     stamp = _new_cache_stamp(state)
     count = 0
-    for j in range(1, spec[at_cur] + 1):
-        leap = spec[at_cur + j]
+    for j in range(spec[at_cur]):
+        leap = leap_at(spec, at_cur, j)
         value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, False)
         if value > 0:
             out[count] = cur * steps + (leap & LEAP_K)
