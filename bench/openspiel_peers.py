@@ -1,6 +1,7 @@
 """boardlab's kernels side by side with their C++ peers in OpenSpiel, interleaved in one run.
 
     PYTHONPATH=. .venv/bin/python bench/openspiel_peers.py [--seconds 2] [--rounds 3] [--no-mcts]
+        [--only mobiatus ...]
 
 Random moves a second (uniformly random playouts from the start position, default options):
 Möbiatus against OpenSpiel's Breakthrough (8×8), Mynd against OpenSpiel's Go (9×9); and MCTS
@@ -99,12 +100,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-mcts", action="store_true", help="random moves only")
+    parser.add_argument("--only", nargs="+", metavar="GAME", help="only these boardlab games (e.g. mobiatus)")
     args = parser.parse_args()
+    known = {ours for ours, _ in RANDOM_PAIRS + MCTS_PAIRS}
+    if args.only and not set(args.only) <= known:
+        parser.error(f"--only: unknown {sorted(set(args.only) - known)}; accepted: {', '.join(sorted(known))}")
     binary = build()
-    games = {game_id: boardlab.load(game_id) for game_id, _ in RANDOM_PAIRS + MCTS_PAIRS}
     jobs = [("random", ours, theirs) for ours, theirs in RANDOM_PAIRS]
     if not args.no_mcts:
         jobs += [("mcts", ours, theirs) for ours, theirs in MCTS_PAIRS]
+    jobs = [job for job in jobs if not args.only or job[1] in args.only]
+    games = {ours: boardlab.load(ours) for _, ours, _ in jobs}
     for mode, ours, theirs in jobs:  # compile, load, warm
         openspiel_rate(binary, mode, theirs, 0.1, 0)
         (boardlab_random_rate if mode == "random" else boardlab_mcts_rate)(games[ours], 0.1, 0)

@@ -186,8 +186,19 @@ class Mobiatus(Game, kernels=k, evaluate=evaluate):
         spec[layout.S_LIMIT_RESULT] = _CODES(self.options, "limit_result")
         spec[layout.S_PIE] = self.options["first_player"] == "pie"
         spec[layout.S_STEPS] = self.steps
-        spec.table(strip.table(leaps), at=layout.S_KNIGHT)
-        spec.table(strip.table(ORTHOGONAL_STEPS), at=layout.S_ORTH)
+        targets = strip.table(leaps)
+        spec.table(targets, at=layout.S_KNIGHT)
+        packed = np.zeros((faces, layout.leap_row(self.steps)), dtype=np.int64)
+        for face, row in enumerate(targets):
+            on_strip = [int(t) << layout.LEAP_SHIFT | k for k, t in enumerate(row) if t >= 0]
+            packed[face, 0] = len(on_strip)
+            for j, leap in enumerate(on_strip):
+                packed[face, 1 + j // 4] |= leap << (16 * (j % 4))
+        spec.table(packed, at=layout.S_LEAPS)
+        orthogonal = strip.table(ORTHOGONAL_STEPS)
+        spec.table(orthogonal, at=layout.S_ORTH)
+        spec.table([sum((int(other) + 1) << (16 * d) for d, other in enumerate(row)) for row in orthogonal],
+                   at=layout.S_SIDES)
         spec.table([strip.opposite(face) for face in range(faces)], at=layout.S_OPP)
         spec.fields(layout.layout(faces, side_cap, self.steps))
         return spec.build()

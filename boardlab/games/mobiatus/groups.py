@@ -21,6 +21,8 @@ from boardlab.games.mobiatus.layout import (
     F_STAMP,
     F_TOUCH_TOP,
     FREE,
+    LEAP_MASK,
+    LEAP_SHIFT,
     PENDING,
     S_CIRCLE_CONTACTS,
     S_EXITS,
@@ -28,14 +30,14 @@ from boardlab.games.mobiatus.layout import (
     S_FREE_CONTACTS,
     S_FREE_LIST,
     S_FREE_POS,
-    S_KNIGHT,
+    S_LEAPS,
     S_LIST,
     S_MARK,
     S_OPP,
-    S_ORTH,
     S_PARENT,
     S_QUEUE,
     S_SIDE_CAP,
+    S_SIDES,
     S_SIZE,
     S_STEPS,
     S_TOUCHED,
@@ -67,13 +69,29 @@ def unwall(state, spec, top):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def side(sides, d):  # type: ignore[no-untyped-def]
+    """The neighbour in direction ``d`` (S_ORTH's order) from a face's S_SIDES word; -1 off the width."""
+    return ((sides >> (d << 4)) & LEAP_MASK) - 1
+
+
+@njit(cache=True)
+def leaps_of(spec, face):  # type: ignore[no-untyped-def]
+    """Where ``face``'s row of the S_LEAPS table starts (its count of leaps on the strip)."""
+    return spec[S_LEAPS] + face * ((spec[S_STEPS] + 7) >> 2)
+
+
+@njit(cache=True)
+def leap_at(spec, at, j):  # type: ignore[no-untyped-def]
+    """The ``j``-th leap of the S_LEAPS row at ``at``: ``target << LEAP_SHIFT | k``."""
+    return (spec[at + 1 + (j >> 2)] >> ((j & 3) << 4)) & LEAP_MASK
+
+
+@njit(cache=True)
 def has_free_target(state, spec, face):  # type: ignore[no-untyped-def]
     """Whether a leap from ``face`` reaches a free face (where a chain can end at once)."""
-    steps = spec[S_STEPS]
-    knight = spec[S_KNIGHT] + face * steps
-    for k in range(steps):
-        target = spec[knight + k]
-        if target >= 0 and state[BOARD + target] == FREE:
+    at = leaps_of(spec, face)
+    for j in range(spec[at]):  # noqa: SIM110 - a loop numba compiles, not any() over a generator
+        if state[BOARD + (leap_at(spec, at, j) >> LEAP_SHIFT)] == FREE:
             return True
     return False
 
@@ -93,31 +111,12 @@ def find(state, spec, face):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def union(state, spec, a, b):  # type: ignore[no-untyped-def]
-    a = find(state, spec, a)
-    b = find(state, spec, b)
-    if a == b:
-        return
-    size = spec[S_SIZE]
-    if state[size + a] < state[size + b]:
-        a, b = b, a
-    faces = spec[S_FACES]
-    free = spec[S_FREE_CONTACTS]
-    circles = spec[S_CIRCLE_CONTACTS]
-    state[spec[S_PARENT] + b] = a
-    state[size + a] += state[size + b]
-    state[free + a] += state[free + b]
-    state[circles + a] += state[circles + b]
-    state[circles + faces + a] += state[circles + faces + b]
-
-
-@njit(cache=True)
 def touch_groups(state, spec, face, free_delta, circle_colour, circle_delta):  # type: ignore[no-untyped-def]
     """Add the deltas to the contacts of each group next to ``face``, once per adjacent singular face."""
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
     circles = spec[S_CIRCLE_CONTACTS] + circle_colour * spec[S_FACES]
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other >= 0 and state[BOARD + other] == SING:
             root = find(state, spec, other)
             state[spec[S_FREE_CONTACTS] + root] += free_delta
@@ -140,35 +139,64 @@ def occupy(state, spec, face, code):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def join(state, spec, face):  # type: ignore[no-untyped-def]
-    """``face`` turns singular, between turns, and joins the groups next to it."""
+    """``face`` turns singular, between turns, and joins the groups next to it.
+
+    One pass over the neighbours: each group next to ``face`` loses the contact it had with the
+    face (a free face's, or a circle's) and is merged into the face's group; contacts add up on
+    a merge, so taking the contact off before or after it comes to the same counts.
+    """
     code = state[BOARD + face]
+    free_delta = 0
+    circle_delta = -1  # the circle colour whose contacts the face's neighbours lose, or -1
     if code == FREE:
-        touch_groups(state, spec, face, -1, -1, 0)
+        free_delta = -1
         free_remove(state, spec, face)
     elif code >= CIRCLE:
-        touch_groups(state, spec, face, 0, code - CIRCLE, -1)
+        circle_delta = code - CIRCLE
     state[BOARD + face] = SING
     faces = spec[S_FACES]
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
+    parent = spec[S_PARENT]
+    size = spec[S_SIZE]
+    free = spec[S_FREE_CONTACTS]
     circles = spec[S_CIRCLE_CONTACTS]
-    state[spec[S_PARENT] + face] = face
-    state[spec[S_SIZE] + face] = 1
-    state[spec[S_FREE_CONTACTS] + face] = 0
-    state[circles + face] = 0
-    state[circles + faces + face] = 0
+    own_free = 0
+    own_red = 0
+    own_blue = 0
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other < 0:
             continue
         near = state[BOARD + other]
         if near == FREE:
-            state[spec[S_FREE_CONTACTS] + face] += 1
-        elif near >= CIRCLE:
-            state[circles + (near - CIRCLE) * faces + face] += 1
+            own_free += 1
+        elif near == CIRCLE:
+            own_red += 1
+        elif near == CIRCLE + 1:
+            own_blue += 1
+    state[parent + face] = face
+    state[size + face] = 1
+    state[free + face] = own_free
+    state[circles + face] = own_red
+    state[circles + faces + face] = own_blue
+    root = face
     for d in range(4):
-        other = spec[orth + d]
-        if other >= 0 and state[BOARD + other] == SING:
-            union(state, spec, face, other)
+        other = side(sides, d)
+        if other < 0 or state[BOARD + other] != SING:
+            continue
+        near = find(state, spec, other)
+        state[free + near] += free_delta
+        if circle_delta >= 0:
+            state[circles + circle_delta * faces + near] -= 1
+        if near == root:
+            continue
+        if state[size + root] < state[size + near]:
+            root, near = near, root
+        state[parent + near] = root
+        state[size + root] += state[size + near]
+        state[free + root] += state[free + near]
+        state[circles + root] += state[circles + near]
+        state[circles + faces + root] += state[circles + faces + near]
 
 
 @njit(cache=True)
@@ -207,7 +235,7 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     state[F_STAMP] = stamp
     mark = spec[S_MARK]
     queue = spec[S_QUEUE]
-    orth = spec[S_ORTH]
+    side_table = spec[S_SIDES]
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
     state[mark + start] = stamp
     state[queue] = start
@@ -216,10 +244,10 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     free = 0
     recorded = 0
     while head < size:
-        face = state[queue + head]
+        sides = spec[side_table + state[queue + head]]
         head += 1
         for d in range(4):
-            other = spec[orth + face * 4 + d]
+            other = side(sides, d)
             if other < 0 or state[mark + other] == stamp:
                 continue
             code = state[BOARD + other]
@@ -252,9 +280,9 @@ def wall_queue(state, spec, size):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def next_to_group(state, spec, face, root):  # type: ignore[no-untyped-def]
     """Whether ``face`` touches the group ``root`` (between turns)."""
-    orth = spec[S_ORTH] + face * 4
+    sides = spec[spec[S_SIDES] + face]
     for d in range(4):
-        other = spec[orth + d]
+        other = side(sides, d)
         if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
             return True
     return False

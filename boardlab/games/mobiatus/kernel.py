@@ -37,6 +37,8 @@ from boardlab.games.mobiatus.groups import (
     group_exits,
     has_free_target,
     join,
+    leap_at,
+    leaps_of,
     occupy,
     unwall,
     wall,
@@ -61,6 +63,8 @@ from boardlab.games.mobiatus.layout import (
     F_TOUCH_TOP,
     F_TURNS,
     FREE,
+    LEAP_K,
+    LEAP_SHIFT,
     LIMIT_MORE_PIECES,
     PHASE_CHAIN,
     PHASE_SLIDE,
@@ -119,9 +123,10 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     With ``first_only`` return 1 at the first legal one found (has the player a move?).
     """
     vals = spec[S_VALS]
-    knight = spec[S_KNIGHT]
     steps = spec[S_STEPS]
     joins = spec[S_ORIGIN_JOINS]
+    keep_values = pref != PREF_ANY
+    capacity = dest.shape[0]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     free_contacts = spec[S_FREE_CONTACTS]
     enemy_contacts = spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES]
@@ -140,31 +145,31 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             origin = piece
             _lift(state, spec, piece, colour)
             stamp = _new_cache_stamp(state)
-        for k in range(steps):
-            target = spec[knight + piece * steps + k]
-            if target < 0:
-                continue
+        at_piece = leaps_of(spec, piece)
+        first_action = piece * steps
+        for j in range(spec[at_piece]):  # the leaps that stay on the strip, k ascending
+            leap = leap_at(spec, at_piece, j)
+            target = leap >> LEAP_SHIFT
             # the common cases decided here, without a call: a free face, a dot or a friendly
             # circle, a singularity whose group's contacts decide (as target_value would)
             code = state[BOARD + target]
-            if code == FREE:
-                value = 1
-            elif code == SING and not joins:
+            if code == SING and not joins:
                 root = find(state, spec, target)
                 value = 1 if state[free_contacts + root] > 0 else 0
-                if state[enemy_contacts + root] > 0 and (value == 0 or pref != PREF_ANY):
+                if state[enemy_contacts + root] > 0 and (value == 0 or keep_values):
                     value = target_value(state, spec, colour, target, pref, origin, stamp, True)
             elif code in (SING, enemy_circle):
                 value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
-            else:
-                value = 0
-            if value > 0:
-                if first_only:
-                    count = 1
-                    break
-                dest[at + count] = piece * steps + k
-                state[vals + count] = value
-                count += 1
+            else:  # a free face, or a dot or a friendly circle: no branch on which (they mix unpredictably)
+                value = 1 if code == FREE else 0
+            # written whether legal or not, and kept by counting it: no branch on the value either
+            if at + count < capacity:
+                dest[at + count] = first_action + (leap & LEAP_K)
+                if keep_values:
+                    state[vals + count] = value
+            count += 1 if value > 0 else 0
+            if first_only and count > 0:
+                break
         if joins:
             state[BOARD + piece] = DOT + colour
             state[BOARD + spec[spec[S_OPP] + piece]] = CIRCLE + colour
@@ -172,6 +177,8 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             return 1
     if first_only:
         return 0
+    if not keep_values:
+        return count
     return keep_preferred(dest, at, state[vals:], count, pref)
 
 
@@ -181,18 +188,18 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     vals = spec[S_VALS]
     cur = state[F_CUR]
     steps = spec[S_STEPS]
-    knight = spec[S_KNIGHT] + cur * steps
+    at_cur = leaps_of(spec, cur)
     stamp = _new_cache_stamp(state)
     count = 0
-    for k in range(steps):
-        target = spec[knight + k]
-        if target < 0:
-            continue
-        value = target_value(state, spec, colour, target, pref, state[F_ORIGIN], stamp, False)
+    for j in range(spec[at_cur]):
+        leap = leap_at(spec, at_cur, j)
+        value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, False)
         if value > 0:
-            out[count] = cur * steps + k
+            out[count] = cur * steps + (leap & LEAP_K)
             state[vals + count] = value
             count += 1
+    if pref == PREF_ANY:  # nothing to filter (and no slice of the state to make)
+        return count
     return keep_preferred(out, 0, state[vals:], count, pref)
 
 
@@ -246,6 +253,8 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
             out[count] = spec[S_STEPS] * faces + state[exits + base + i]
             state[vals + count] = value
             count += 1
+    if pref == PREF_ANY:  # nothing to filter (and no slice of the state to make)
+        return count
     return keep_preferred(out, 0, state[vals:], count, pref)
 
 

@@ -13,7 +13,13 @@ Spec vector (options and tables, built by ``face.Mobiatus.build_spec``)::
     S_STEPS     the leaps a piece has (option movement): 8 for a knight, camel or zebra, 12 for the
                 knight-or-wazir (the knight's 8, then the wazir's 4 orthogonal steps)
     S_KNIGHT -> faces × S_STEPS leap targets (the knight's by default; the name is the seed's),
+    S_LEAPS  -> for each face, how many of its leaps stay on the strip, then those leaps as 16-bit
+                ``target << LEAP_SHIFT | k`` (k ascending), four to a word: ``leap_row(S_STEPS)``
+                words a face. The loops over a piece's leaps skip the ones off the width without
+                a test, and the table takes a third of the room of S_KNIGHT's (the caches are small)
     S_ORTH -> faces × 4 orthogonal neighbours (-1: off the width)
+    S_SIDES -> the same in one word a face, for the kernels: neighbour + 1 (0: off the width) in
+               16 bits for each direction, in S_ORTH's order
     S_OPP    -> the opposite of each face
     S_LIST, S_MARK, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
 
@@ -86,7 +92,18 @@ S_FREE_CONTACTS = 24
 S_CIRCLE_CONTACTS = 25  # + colour · faces
 S_STATE_LEN = 26
 S_STEPS = 27
-SPEC_HEADER = 28
+S_LEAPS = 28
+S_SIDES = 29
+SPEC_HEADER = 30
+
+LEAP_SHIFT = 4  # a packed leap: target << LEAP_SHIFT | k (k < 16), in 16 bits (faces < 4096)
+LEAP_K = (1 << LEAP_SHIFT) - 1
+LEAP_MASK = 0xFFFF
+
+
+def leap_row(steps: int) -> int:
+    """Words a face takes in the S_LEAPS table: the count, then four leaps to a word."""
+    return 1 + (steps + 3) // 4
 
 PREF_ANY = 0
 PREF_CAPTURE = 1
