@@ -51,7 +51,8 @@ def with_table(state: boardlab.State, depth: int, table: tt.Table, key_field: in
     order = root_actions(state)
     values = np.zeros(len(order))
     nodes = tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
-                      depth, order, values, 10**9, table.keys, table.info, table.values, key_field)
+                      depth, order, values, 10**9, table.keys, table.info, table.values, key_field,
+                      tt.no_noisy_moves, 0, 0.0)
     return values, int(nodes)
 
 
@@ -98,14 +99,16 @@ def test_the_search_believes_a_deep_enough_entry(positions: list[boardlab.State]
     table.values[slot] = 0.987
     values = np.zeros(len(order))
     tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, 4,
-              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH)
+              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH,
+              tt.no_noisy_moves, 0, 0.0)
     assert values[0] == pytest.approx(0.987)
     # A shallower entry only orders the moves: the value is searched again.
     table.info[slot] = (2, tt.EXACT, -1)
     expected, _ = plain(state, 4)
     values = np.zeros(len(order))
     tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, 4,
-              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH)
+              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH,
+              tt.no_noisy_moves, 0, 0.0)
     assert values.max() == pytest.approx(expected.max())
 
 
@@ -150,6 +153,13 @@ def test_the_new_gtbm_levels_keep_a_table_and_those_of_2026_do_not() -> None:
     assert make_agent("alphabeta:seconds=0.5,table=yes").describe() == "seconds=0.5,max_depth=32,table=True"
     with pytest.raises(boardlab.BoardlabError, match=r"table=.maybe.*accepted: true or false"):
         make_agent("alphabeta:table=maybe")
+    assert make_agent("alphabeta:table=1,quiescence=6,contempt=0.02").describe() == (
+        "seconds=1.0,max_depth=32,table=True,quiescence=6,contempt=0.02")
+    assert make_agent("level5:quiescence=6").describe(game).endswith("table=True,quiescence=6")
+    with pytest.raises(boardlab.BoardlabError, match="need its table: accepted with table=True"):
+        make_agent("alphabeta:quiescence=6")
+    with pytest.raises(boardlab.BoardlabError, match=r"contempt=0\.9: accepted: a number from 0 to 0\.5"):
+        make_agent("level5:contempt=0.9")
 
 
 def test_a_level_with_the_table_keeps_it_from_move_to_move_and_plays_legal_moves() -> None:
@@ -165,3 +175,62 @@ def test_a_level_with_the_table_keeps_it_from_move_to_move_and_plays_legal_moves
         state = state.play(move)
     assert len(tables) == 1
     assert agent.depth_reached == 4  # type: ignore[attr-defined]
+
+
+def quiescence_minimax(state: boardlab.State, depth: int, quiet: int, seat: int) -> float:
+    """Plain minimax to ``depth``, then up to ``quiet`` plies of captures only, the side to move free
+    to stand on the evaluation instead: the reference for the quiescence search."""
+    if state.is_over:
+        assert state.result is not None
+        return state.result[seat]
+    values = np.zeros(4)
+    state.game.evaluate_kernel(state.data.copy(), state.game.spec, values)
+    moves = state.legal_moves()
+    if depth == 0:
+        moves = [m for m in moves if gtbm_kernel.is_capture(state.data.copy(), state.game.spec, m.path[0])]
+        if quiet == 0 or not moves:
+            return float(values[seat])
+    below = [quiescence_minimax(state.play(m), max(depth - 1, 0), quiet - (depth == 0), seat) for m in moves]
+    if depth == 0:
+        below.append(float(values[seat]))  # standing pat
+    return max(below) if state.to_move == seat else min(below)
+
+
+@pytest.mark.parametrize(("depth", "quiet"), [(1, 1), (1, 3), (2, 2), (3, 4)])
+def test_the_quiescence_search_finds_the_reference_value(depth: int, quiet: int) -> None:
+    # Black can take a piece and White take one back: one ply sees the gain, a quiescence of one ply
+    # more the recapture.
+    game = boardlab.load("gtbm", size=6)
+    state = game.from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
+    order = root_actions(state)
+    values = np.zeros(len(order))
+    table = tt.Table(1 << 16)
+    tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, depth,
+              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH, game.noisy_kernel,  # type: ignore[attr-defined]
+              quiet, 0.0)
+    expected = quiescence_minimax(state, depth, quiet, 0)
+    assert values.max() == pytest.approx(expected)
+    if depth == 1:  # the capture's gain is taken back: one ply alone would see a piece up
+        assert values.max() < plain(state, 1)[0].max() - 0.05
+
+
+def test_the_capture_test_names_the_captures() -> None:
+    game = boardlab.load("gtbm", size=6)
+    state = game.from_text("W1W2W/W2WBW/6/6/B3BB/1B1B2 b 18 18")
+    taking = {m.text for m in state.legal_moves()
+              if gtbm_kernel.is_capture(state.data.copy(), game.spec, m.path[0])}
+    assert taking == {m.text for m in state.legal_moves() if "x" in m.text} and taking
+
+
+def test_contempt_counts_a_draw_below_a_half() -> None:
+    # The next quiet ply reaches the no-capture limit (100): every move draws, and nothing can be taken.
+    game = boardlab.load("gtbm", size=6)
+    state = game.from_text("W5/6/6/6/6/5B b 198 99")
+    order = root_actions(state)
+    for contempt in (0.0, 0.1):
+        values = np.zeros(len(order))
+        table = tt.Table(1 << 10)
+        tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, 3,
+                  order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH,
+                  tt.no_noisy_moves, 0, contempt)
+        assert values.tolist() == pytest.approx([0.5 - contempt] * len(order))

@@ -34,7 +34,7 @@ class AlphaBetaAgent(Agent):
     """Minimax with alpha-beta pruning, deepening until ``seconds`` are spent (or ``max_depth``)."""
 
     def __init__(self, seconds: float = 1.0, max_depth: int = 32, seed: int | None = None,
-                 name: str = "alphabeta", table: bool = False) -> None:
+                 name: str = "alphabeta", table: bool = False, quiescence: int = 0, contempt: float = 0.0) -> None:
         if seconds <= 0:
             raise BoardlabError("an alpha-beta agent needs a positive time budget")
         self.seconds = seconds
@@ -44,10 +44,19 @@ class AlphaBetaAgent(Agent):
         self.depth_reached = 0
         self._root_depth = 0
         self._rate = 200_000.0  # nodes a second, as last measured
+        if (quiescence or contempt) and not table:
+            raise BoardlabError("alpha-beta's quiescence and contempt need its table: accepted with table=True")
+        if not 0 <= quiescence <= ab.MAX_DEPTH or not 0.0 <= contempt <= 0.5:
+            raise BoardlabError(f"alpha-beta: quiescence={quiescence}, contempt={contempt}: accepted: quiescence "
+                                f"from 0 to {ab.MAX_DEPTH} plies, contempt from 0 to 0.5")
         self.table = tt.Table() if table else None
+        self.quiescence = quiescence
+        self.contempt = contempt
 
     def describe(self, game: Game | None = None) -> str:
-        return f"seconds={self.seconds},max_depth={self.max_depth}" + (",table=True" if self.table else "")
+        on = (("table", self.table is not None), ("quiescence", self.quiescence), ("contempt", self.contempt))
+        extra = [f"{name}={value}" for name, value in on if value]
+        return ",".join([f"seconds={self.seconds},max_depth={self.max_depth}", *extra])
 
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
@@ -151,7 +160,10 @@ class AlphaBetaAgent(Agent):
         if self.table is None:
             return int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
                                  depth, order, values, node_limit))
+        # What a game's face may declare for this search: the index of its position hash in the state,
+        # and the test of a noisy move that the quiescence search goes on with.
         key_field = int(getattr(game, "search_key_field", -1))
+        noisy = getattr(game, "noisy_kernel", tt.no_noisy_moves)
         return int(tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec, depth,
                              order, values, node_limit, self.table.keys, self.table.info, self.table.values,
-                             key_field))
+                             key_field, noisy, self.quiescence, self.contempt))

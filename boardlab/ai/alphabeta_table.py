@@ -38,6 +38,8 @@ INFO_FIELDS = 3
 DEFAULT_ENTRIES = 1 << 19
 _MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)  # the 64-bit golden ratio, as an int64
 _PLY_KEY = 0x5851F42D4C957F2D
+# A game's test of whether a legal action is noisy (a capture): ``noisy(state, spec, action)``.
+NOISY_FN = types.FunctionType(types.boolean(STATE, SPEC, types.int64))
 
 
 class Table:
@@ -98,35 +100,58 @@ def _report_move(level, value, action, alpha, beta, best, best_move, maximise, v
             beta[level] = value
 
 
+@njit(types.boolean(STATE, SPEC, types.int64), cache=True)
+def no_noisy_moves(state, spec, action):  # type: ignore[no-untyped-def]
+    """The noisy-move test of a game that declares none: the quiescence search has nothing to go on with."""
+    return False
+
+
+@njit(types.float64(EVALUATE_FN, STATE, SPEC, types.int64, types.float64[::1], types.float64), cache=True)
+def _leaf_value(evaluate, state, spec, seat, chances, contempt):  # type: ignore[no-untyped-def]
+    """``_static_value``, a drawn result counted ``contempt`` below a half for the root seat."""
+    value = _static_value(evaluate, state, spec, seat, chances)
+    if state[TO_MOVE] < 0 and value == 0.5:
+        return value - contempt
+    return value
+
+
 @njit(
     types.int64(LEGAL_FN, APPLY_FN, EVALUATE_FN, STATE, SPEC, types.int64, types.int64[::1], types.float64[::1],
-                types.int64, types.int64[::1], types.int64[:, ::1], types.float64[::1], types.int64),
+                types.int64, types.int64[::1], types.int64[:, ::1], types.float64[::1], types.int64, NOISY_FN,
+                types.int64, types.float64),
     cache=True,
 )
 def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,  # type: ignore[no-untyped-def]
-           keys, info, stored, key_field):
+           keys, info, stored, key_field, noisy, quiescence, contempt):
     """:func:`alphabeta_kernel.search` (same arguments, same result) with the table ``keys``/``info``/
     ``stored`` (a :class:`Table`'s arrays), read and written as it goes, and ``key_field`` as in
-    :func:`position_key`."""
+    :func:`position_key`.
+
+    With ``quiescence`` > 0 a position at ``depth`` is not scored at once while the side to move has
+    a ``noisy`` move (a capture): up to ``quiescence`` plies more, only noisy moves are searched, and
+    the side to move may instead stand on the position's evaluation (it need not capture). With
+    ``contempt`` > 0 a drawn game counts that much below a half for the root seat, so that the search
+    plays on where it is level. Both 0: the plain search's values."""
     seat = root[TO_MOVE]
     length = root.shape[0]
     mask = keys.shape[0] - 1
-    states = np.empty((depth + 1, length), np.int64)
-    moves = np.empty((depth + 1, MAX_ACTIONS), np.int64)
-    count = np.zeros(depth + 1, np.int64)
-    index = np.zeros(depth + 1, np.int64)
-    alpha = np.zeros(depth + 1, np.float64)
-    beta = np.zeros(depth + 1, np.float64)
-    first_alpha = np.zeros(depth + 1, np.float64)
-    first_beta = np.zeros(depth + 1, np.float64)
-    best = np.zeros(depth + 1, np.float64)
-    best_move = np.full(depth + 1, -1, np.int64)
-    node_key = np.zeros(depth + 1, np.int64)
-    maximise = np.zeros(depth + 1, np.bool_)
+    levels = depth + quiescence + 1
+    states = np.empty((levels, length), np.int64)
+    moves = np.empty((levels, MAX_ACTIONS), np.int64)
+    count = np.zeros(levels, np.int64)
+    index = np.zeros(levels, np.int64)
+    alpha = np.zeros(levels, np.float64)
+    beta = np.zeros(levels, np.float64)
+    first_alpha = np.zeros(levels, np.float64)
+    first_beta = np.zeros(levels, np.float64)
+    best = np.zeros(levels, np.float64)
+    best_move = np.full(levels, -1, np.int64)
+    node_key = np.zeros(levels, np.int64)
+    maximise = np.zeros(levels, np.bool_)
     chances = np.zeros(MAX_SEATS, np.float64)
     scratch = np.empty(length, np.int64)
     sort_keys = np.empty(MAX_ACTIONS, np.float64)
-    killer = np.full(depth + 1, -1, np.int64)
+    killer = np.full(levels, -1, np.int64)
     states[0, :] = root
     count[0] = order.shape[0]
     for i in range(count[0]):
@@ -149,14 +174,38 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
             state = states[child]
             value = 0.0
             settled = False
-            if state[TO_MOVE] < 0 or child == depth:
-                value = _static_value(evaluate, state, spec, seat, chances)
+            hint = -1
+            if state[TO_MOVE] < 0 or child >= depth:
+                value = _leaf_value(evaluate, state, spec, seat, chances, contempt)
                 settled = True
+                if state[TO_MOVE] >= 0 and child < depth + quiescence:
+                    # Quiescence: the noisy moves, if any, against standing on ``value``.
+                    found_noisy = 0
+                    total = legal(state, spec, moves[child])
+                    for i in range(total):
+                        if noisy(state, spec, moves[child, i]):
+                            moves[child, found_noisy] = moves[child, i]
+                            found_noisy += 1
+                    standing_maximises = state[TO_MOVE] == seat
+                    if found_noisy > 0 and ((standing_maximises and value < beta[level])
+                                            or (not standing_maximises and value > alpha[level])):
+                        settled = False
+                        level = child
+                        count[level] = found_noisy
+                        index[level] = 0
+                        alpha[level], beta[level] = alpha[level - 1], beta[level - 1]
+                        maximise[level] = standing_maximises
+                        best[level] = value
+                        best_move[level] = -1
+                        if standing_maximises and value > alpha[level]:
+                            alpha[level] = value
+                        elif not standing_maximises and value < beta[level]:
+                            beta[level] = value
+                        continue
             else:
                 key = position_key(state, key_field)
                 slot = key & mask
                 node_key[child] = key
-                hint = -1
                 if keys[slot] == key:
                     hint = info[slot, I_MOVE]
                     if info[slot, I_DEPTH] >= depth - child:
@@ -187,17 +236,18 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
             continue
         if level == 0:
             return nodes
-        if alpha[level] >= beta[level]:
-            killer[level] = moves[level, index[level] - 1]
         value = best[level]
-        if count[level] > 0:
-            slot = node_key[level] & mask
-            keys[slot] = node_key[level]
-            info[slot, I_DEPTH] = depth - level
-            info[slot, I_FLAG] = (LOWER if value >= first_beta[level]
-                                  else UPPER if value <= first_alpha[level] else EXACT)
-            info[slot, I_MOVE] = best_move[level]
-            stored[slot] = value
+        if level < depth:  # quiescence nodes are neither killers' nor the table's
+            if alpha[level] >= beta[level]:
+                killer[level] = moves[level, index[level] - 1]
+            if count[level] > 0:
+                slot = node_key[level] & mask
+                keys[slot] = node_key[level]
+                info[slot, I_DEPTH] = depth - level
+                info[slot, I_FLAG] = (LOWER if value >= first_beta[level]
+                                      else UPPER if value <= first_alpha[level] else EXACT)
+                info[slot, I_MOVE] = best_move[level]
+                stored[slot] = value
         level -= 1
         _report_move(level, value, moves[level, index[level] - 1], alpha, beta, best, best_move, maximise, values,
                      index)

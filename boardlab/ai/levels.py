@@ -194,17 +194,21 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
 def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) -> Agent:
     from boardlab.ai.alphabeta import AlphaBetaAgent
 
-    settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32, "table": False}
+    settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32, "table": False,
+                                "quiescence": 0, "contempt": 0.0}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep or key not in settings:
-            raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…, table=…")
-        if key == "table":
-            settings[key] = _convert(key, value, "bool")
+            raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…, table=…, quiescence=…, "
+                              "contempt=…")
+        if key in ("table", "quiescence", "contempt"):
+            settings[key] = _convert(key, value, {"table": "bool", "quiescence": "int", "contempt": "float"}[key])
+            if settings[key] is None or settings[key] < 0:
+                raise OptionError(f"agent setting {item!r}: accepted: a number, 0 or more")
             continue
         settings[key] = _convert(key, value, "float" if key == "seconds" else "int")
         if settings[key] is None or settings[key] <= 0:
             raise OptionError(f"agent setting {item!r}: accepted: a positive number")
         _check_range(item, key, settings[key])
     return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name,
-                          table=settings["table"])
+                          table=settings["table"], quiescence=settings["quiescence"], contempt=settings["contempt"])
