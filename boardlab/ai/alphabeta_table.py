@@ -48,13 +48,11 @@ class Table:
     def __init__(self, entries: int = DEFAULT_ENTRIES) -> None:
         if entries < 1 or entries & (entries - 1):
             raise ValueError(f"a transposition table needs a power of two entries, not {entries}")
+        # Zeros, which the system hands out untouched until written: an entry is read only where its
+        # key matches, and a key is written (never 0) together with the rest of its entry.
         self.keys = np.zeros(entries, np.int64)
-        self.info = np.full((entries, INFO_FIELDS), -1, np.int64)
+        self.info = np.zeros((entries, INFO_FIELDS), np.int64)
         self.values = np.zeros(entries, np.float64)
-
-    def clear(self) -> None:
-        self.keys[:] = 0
-        self.info[:] = -1
 
 
 @njit(types.int64(STATE, types.int64), cache=True)
