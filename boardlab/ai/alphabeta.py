@@ -8,7 +8,9 @@ True
 
 The search itself is :mod:`boardlab.ai.alphabeta_kernel`; this module deepens it one ply at a time
 until the budget is spent, trying the previous depth's best moves first, and turns a chain of
-actions into a whole :class:`Move`.
+actions into a whole :class:`Move`. With ``table`` the search keeps a transposition table
+(:mod:`boardlab.ai.alphabeta_table`) across its iterations and moves, keyed by the game's own
+position hash where its face names one (``search_key_field``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 import numpy as np
 
 from boardlab.ai import alphabeta_kernel as ab
+from boardlab.ai import alphabeta_table as tt
 from boardlab.ai.base import Agent, Analysis, Candidate, moves_to_choose_from, require_decision
 from boardlab.core import kernel
 from boardlab.core.game import Game
@@ -31,7 +34,7 @@ class AlphaBetaAgent(Agent):
     """Minimax with alpha-beta pruning, deepening until ``seconds`` are spent (or ``max_depth``)."""
 
     def __init__(self, seconds: float = 1.0, max_depth: int = 32, seed: int | None = None,
-                 name: str = "alphabeta") -> None:
+                 name: str = "alphabeta", table: bool = False, quiescence: int = 0, contempt: float = 0.0) -> None:
         if seconds <= 0:
             raise BoardlabError("an alpha-beta agent needs a positive time budget")
         self.seconds = seconds
@@ -41,9 +44,19 @@ class AlphaBetaAgent(Agent):
         self.depth_reached = 0
         self._root_depth = 0
         self._rate = 200_000.0  # nodes a second, as last measured
+        if (quiescence or contempt) and not table:
+            raise BoardlabError("alpha-beta's quiescence and contempt need its table: accepted with table=True")
+        if not 0 <= quiescence <= ab.MAX_DEPTH or not 0.0 <= contempt <= 0.5:
+            raise BoardlabError(f"alpha-beta: quiescence={quiescence}, contempt={contempt}: accepted: quiescence "
+                                f"from 0 to {ab.MAX_DEPTH} plies, contempt from 0 to 0.5")
+        self.table = tt.Table() if table else None
+        self.quiescence = quiescence
+        self.contempt = contempt
 
     def describe(self, game: Game | None = None) -> str:
-        return f"seconds={self.seconds},max_depth={self.max_depth}"
+        on = (("table", self.table is not None), ("quiescence", self.quiescence), ("contempt", self.contempt))
+        extra = [f"{name}={value}" for name, value in on if value]
+        return ",".join([f"seconds={self.seconds},max_depth={self.max_depth}", *extra])
 
     def choose(self, view: View) -> Move:
         moves = moves_to_choose_from(view)
@@ -106,8 +119,7 @@ class AlphaBetaAgent(Agent):
             if len(exact) >= wanted and exact[wanted - 1][1] >= bound:
                 break
             values = np.zeros(1, np.float64)
-            nodes = int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
-                                  depth, np.array([action], np.int64), values, max(1000, budget)))
+            nodes = self._search(game, data, depth, np.array([action], np.int64), values, max(1000, budget))
             if nodes < 0:
                 break
             budget -= nodes
@@ -130,8 +142,7 @@ class AlphaBetaAgent(Agent):
             order = np.array([a for a, _ in ranked], np.int64)
             values = np.zeros(len(order), np.float64)
             began = time.perf_counter()
-            nodes = int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
-                                  depth, order, values, max(1000, int(rate * left))))
+            nodes = self._search(game, data, depth, order, values, max(1000, int(rate * left)))
             spent = max(time.perf_counter() - began, 1e-6)
             if nodes < 0:
                 break
@@ -142,3 +153,17 @@ class AlphaBetaAgent(Agent):
             if ranked[0][1] >= 1.0 or all(v <= 0.0 for _, v in ranked):
                 break  # the result is decided: deeper search cannot change the choice
         return ranked
+
+    def _search(self, game: Game, data: np.ndarray, depth: int, order: np.ndarray, values: np.ndarray,
+                node_limit: int) -> int:
+        """One search to ``depth`` (the kernels' :func:`search`), with the table if this agent keeps one."""
+        if self.table is None:
+            return int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
+                                 depth, order, values, node_limit))
+        # What a game's face may declare for this search: the index of its position hash in the state,
+        # and the test of a noisy move that the quiescence search goes on with.
+        key_field = int(getattr(game, "search_key_field", -1))
+        noisy = getattr(game, "noisy_kernel", tt.no_noisy_moves)
+        return int(tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec, depth,
+                             order, values, node_limit, self.table.keys, self.table.info, self.table.values,
+                             key_field, noisy, self.quiescence, self.contempt))

@@ -72,9 +72,10 @@ LEVELS_2026: dict[int, SearchSettings] = dict(LEVELS)
 # 47.5%, Möbiatus 37.5% at 2,000 iterations; Mynd 44% over the 9 games played), as Gelly and Silver
 # found for MC-RAVE against UCT-RAVE. MAST lost in HMDG and Möbiatus and hurt beside GRAVE in
 # Horsmeier; implicit minimax backups beside GRAVE lost to GRAVE alone in Horsmeier (35%), so neither
-# is used. GTBM's levels search by alpha-beta, which has no iterations and none of these settings;
-# MCTS with implicit backups was not measured against it, so GTBM is not tuned. Level 1 stays a
-# beginner's opponent: plain UCT, 100 iterations, its move sampled.
+# is used. GTBM's levels search by alpha-beta, which has no iterations and none of these settings
+# (MCTS with GRAVE and implicit backups lost every game against it); its levels 2-5 are tuned with
+# alpha-beta's own enhancements instead (``table``: a transposition table), measured at equal time.
+# Level 1 stays a beginner's opponent: plain UCT, 100 iterations, its move sampled.
 TUNED_LEVELS = (2, 3, 4, 5)
 
 
@@ -83,8 +84,8 @@ def tuned(level: int) -> dict[str, SearchSettings]:
 
     >>> tuned(3)["ndengrod"] == replace(LEVELS[3], amaf="grave", exploration=0.0)
     True
-    >>> "gtbm" in tuned(3), tuned(1)
-    (False, {})
+    >>> tuned(3)["gtbm"].table, LEVELS[3].table, tuned(1)
+    (True, False, {})
     """
     if level not in TUNED_LEVELS:
         return {}
@@ -193,13 +194,21 @@ def make_agent(spec: str, seed: int | None = None, seconds: float | None = None)
 def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) -> Agent:
     from boardlab.ai.alphabeta import AlphaBetaAgent
 
-    settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32}
+    settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32, "table": False,
+                                "quiescence": 0, "contempt": 0.0}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep or key not in settings:
-            raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…")
+            raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…, table=…, quiescence=…, "
+                              "contempt=…")
+        if key in ("table", "quiescence", "contempt"):
+            settings[key] = _convert(key, value, {"table": "bool", "quiescence": "int", "contempt": "float"}[key])
+            if settings[key] is None or settings[key] < 0:
+                raise OptionError(f"agent setting {item!r}: accepted: a number, 0 or more")
+            continue
         settings[key] = _convert(key, value, "float" if key == "seconds" else "int")
         if settings[key] is None or settings[key] <= 0:
             raise OptionError(f"agent setting {item!r}: accepted: a positive number")
         _check_range(item, key, settings[key])
-    return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name)
+    return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name,
+                          table=settings["table"], quiescence=settings["quiescence"], contempt=settings["contempt"])

@@ -21,6 +21,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,6 +34,9 @@ from boardlab.core.move import Move
 from boardlab.core.state import State
 from boardlab.core.view import View
 from boardlab.errors import BoardlabError
+
+if TYPE_CHECKING:
+    from boardlab.ai.alphabeta import AlphaBetaAgent
 
 Progress = Callable[[int, float, Analysis], None]
 
@@ -58,6 +62,13 @@ class SearchSettings:
     # "mcts": always MCTS. ``depth`` bounds alpha-beta (0: as deep as the time allows).
     algorithm: str = "auto"
     depth: int = 0
+    # Alpha-beta's enhancements (boardlab.ai.alphabeta_table; measured in docs/findings/search.md, GTBM):
+    # ``table`` keeps a transposition table across the iterations and moves of a game; with it (and
+    # only with it), ``quiescence`` searches up to that many plies of captures beyond the depth, and
+    # ``contempt`` counts a drawn game that much below a half for the side searching.
+    table: bool = False
+    quiescence: int = 0
+    contempt: float = 0.0
     # Enhancements of the search, all off in plain UCT (sources in mcts_kernel's docstring; measured in
     # docs/findings/search.md). ``amaf``: "rave" or "grave" blends AMAF statistics into selection;
     # ``ref`` is GRAVE's threshold of playouts and ``bias`` its beta schedule's bias (Ludii's McGRAVE:
@@ -84,7 +95,8 @@ class SearchSettings:
 
 # The enhancements' settings and their "off" values. A description leaves them out while they are off,
 # so that agents that play as before these settings existed are described as before (match records).
-ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit", "merge_hidden")
+ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit", "merge_hidden", "table",
+                "quiescence", "contempt")
 # Settings a description leaves out at their default, for the same reason.
 OMITTED_AT_DEFAULT = (*ENHANCEMENTS, "restrict")
 AMAF_KINDS = ("off", "rave", "grave")
@@ -190,6 +202,7 @@ class MCTSAgent(Agent):
         self.iterations_done = 0
         self.seconds_used = 0.0
         self.depth_reached = 0
+        self._searcher: AlphaBetaAgent | None = None  # alpha-beta's, kept for its table (``table``)
 
     # -- the Agent interface ------------------------------------------------------------------
 
@@ -249,8 +262,16 @@ class MCTSAgent(Agent):
         """The same budget spent on alpha-beta: ``depth`` plies at most, ``seconds`` (or 10 s) at most."""
         from boardlab.ai.alphabeta import AlphaBetaAgent
 
-        searcher = AlphaBetaAgent(seconds=settings.seconds or 10.0, max_depth=settings.depth or 32,
-                                  seed=self._rng.randrange(2**31))
+        seconds, max_depth = settings.seconds or 10.0, settings.depth or 32
+        if settings.table:  # one searcher for the whole game, so that its table carries over
+            searcher = self._searcher
+            if searcher is None or (searcher.seconds, searcher.max_depth, searcher.quiescence, searcher.contempt) != (
+                    seconds, max_depth, settings.quiescence, settings.contempt):
+                searcher = AlphaBetaAgent(seconds=seconds, max_depth=max_depth, seed=self._rng.randrange(2**31),
+                                          table=True, quiescence=settings.quiescence, contempt=settings.contempt)
+                self._searcher = searcher
+        else:
+            searcher = AlphaBetaAgent(seconds=seconds, max_depth=max_depth, seed=self._rng.randrange(2**31))
         began = time.perf_counter()
         analysis = searcher.analyse(view, exact)
         self.iterations_done = 0
@@ -493,7 +514,8 @@ def _check(settings: SearchSettings) -> None:
             raise BoardlabError(f"search setting {name}={getattr(settings, name)!r}: accepted: {', '.join(accepted)}")
     numbers = {"ref": (settings.ref, 0, 10**9), "bias": (settings.bias, 0.0, 100.0),
                "epsilon": (settings.epsilon, 0.0, 1.0), "tau": (settings.tau, 1e-6, 100.0),
-               "implicit": (settings.implicit, 0.0, 1.0)}
+               "implicit": (settings.implicit, 0.0, 1.0), "quiescence": (settings.quiescence, 0, 64),
+               "contempt": (settings.contempt, 0.0, 0.5)}
     for name, (value, low, high) in numbers.items():
         if not low <= value <= high:  # false for nan
             raise BoardlabError(f"search setting {name}={value}: accepted: a number from {low:g} to {high:g}")

@@ -66,6 +66,8 @@ class Gtbm(kit.NamedCells, kit.SquareBoard, Game, kernels=k):
 
     search_cutoff = 0  # measured: the cut-off drew all 20 games against plain UCT, so it is not the default
     search_algorithm = "alphabeta"  # measured: alpha-beta on material beat plain UCT (see docs/rules/gtbm.md)
+    search_key_field = k.F_HASH  # alpha-beta's transposition table keys positions by their Zobrist hash
+    noisy_kernel = staticmethod(k.is_capture)  # and its quiescence search goes on with captures
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size = int(resolved["size"])

@@ -33,9 +33,20 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from numba import njit, types
 
-from boardlab.core.kernel import APPLY_SIG, EVALUATE_SIG, LEGAL_SIG, PLY, TO_MOVE, occurs_twice, set_add, set_discard
+from boardlab.core.kernel import (
+    APPLY_SIG,
+    EVALUATE_SIG,
+    LEGAL_SIG,
+    PLY,
+    SPEC,
+    STATE,
+    TO_MOVE,
+    occurs_twice,
+    set_add,
+    set_discard,
+)
 from boardlab.core.kernel import finish_two_seats as finish
 from boardlab.core.layout import StateLayout
 from boardlab.core.planes import PLANES_SIG
@@ -178,6 +189,13 @@ def captures(state, spec, side, cell, k):  # type: ignore[no-untyped-def]
     if k == BACK:
         return False
     return first_capture(state, spec, side, cell, k) >= 0 or second_capture(state, spec, side, cell, k) >= 0
+
+
+@njit(types.boolean(STATE, SPEC, types.int64), cache=True)
+def is_capture(state, spec, action):  # type: ignore[no-untyped-def]
+    """Whether legal ``action`` takes a piece: the moves alpha-beta's quiescence search goes on with."""
+    cell = action // 3
+    return captures(state, spec, state[F_SIDE], cell, action - 3 * cell)
 
 
 @njit(cache=True)
