@@ -214,18 +214,17 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
     play now (a level whose budget changed is another player), the same seed, finished. Anything else
     is refused: a match must not mix games of different matches."""
     try:
-        record = records.load(path)  # replays it: a damaged record is refused here
+        record = records.load(path)  # a damaged record is refused here
+        final = record.replay()
     except BoardlabError as error:
         raise BoardlabError(f"--resume: {path}: {error}") from None
     seat_a = index % seats
     players = [spec_a if seat == seat_a else spec_b for seat in range(seats)]
     expected = {"game": game_id, "options": options, "players": players, "seed": seed}
     # A record written before an option existed was played under that option's default: compare the
-    # options as the game reads them now, the defaults filled in.
-    found_options = record.options
-    if record.game == game_id:
-        found_options = dict(load(record.game, None, **record.options).options)
-    found = {"game": record.game, "options": found_options, "players": record.players, "seed": record.seed}
+    # options as its game reads them now, the defaults filled in.
+    found = {"game": record.game, "options": dict(final.game.options), "players": record.players,
+             "seed": record.seed}
     wrong = [f"{key} {found[key]!r} (this match's: {expected[key]!r})"
              for key in expected if found[key] != expected[key]]
     for key, now in agent_tags(spec_a, spec_b, seconds, load(game_id, **options)).items():
@@ -242,7 +241,7 @@ def resumed_outcome(path: Path, game_id: str, options: dict[str, Any], spec_a: s
                             + "; accepted: the records an earlier run of the same match wrote (or an empty directory)")
     assert record.result is not None
     # The ply, not the number of moves: in Möbiatus a move of the record is a whole turn of several plies.
-    plies = record.replay().ply
+    plies = final.ply
     return GameOutcome(index, seat_a, score_of(record.result, seat_a), plies, record.to_dict())
 
 
