@@ -206,7 +206,7 @@ def test_the_quiescence_search_finds_the_reference_value(depth: int, quiet: int)
     values = np.zeros(len(order))
     table = tt.Table(1 << 16)
     tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec, depth,
-              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH, game.noisy_kernel,  # type: ignore[attr-defined]
+              order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH, game.noisy_kernel,
               quiet, 0.0)
     expected = quiescence_minimax(state, depth, quiet, 0)
     assert values.max() == pytest.approx(expected)

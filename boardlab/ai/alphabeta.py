@@ -160,10 +160,7 @@ class AlphaBetaAgent(Agent):
         if self.table is None:
             return int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
                                  depth, order, values, node_limit))
-        # What a game's face may declare for this search: the index of its position hash in the state,
-        # and the test of a noisy move that the quiescence search goes on with.
-        key_field = int(getattr(game, "search_key_field", -1))
-        noisy = getattr(game, "noisy_kernel", tt.no_noisy_moves)
+        noisy = game.noisy_kernel or tt.no_noisy_moves
         return int(tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec, depth,
                              order, values, node_limit, self.table.keys, self.table.info, self.table.values,
-                             key_field, noisy, self.quiescence, self.contempt))
+                             game.search_key_field, noisy, self.quiescence, self.contempt))

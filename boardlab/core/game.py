@@ -77,6 +77,11 @@ class Game(ABC):
     search_cutoff: ClassVar[int] = 0
     # "alphabeta" where a match showed alpha-beta on the evaluation beats MCTS (GTBM).
     search_algorithm: ClassVar[str] = "mcts"
+    # For alpha-beta's transposition table and quiescence search (boardlab.ai.alphabeta_table): the
+    # index of the game's own position hash in the state (-1: none, the whole state is hashed), and
+    # ``noisy(state, spec, action)``, the moves the quiescence search goes on with (None: no such moves).
+    search_key_field: ClassVar[int] = -1
+    noisy_kernel: ClassVar[Callable[..., bool] | None] = None
 
     # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
     plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
