@@ -391,13 +391,13 @@ def move(connection: Connection | AutocommitConnection | AsyncAutocommitConnecti
     it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot).
     ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`).
 
-    ``known`` (with ``lock=False``): the game's row as this process's last move in it wrote it
-    (:meth:`~.positions.StateCache.row_as_written`), decided on instead of read, so that the move is one
-    round trip: stored only if the game's version is still that row's. Whatever it refuses (a stale ply,
-    an illegal move, a seat not held) is ``None`` too: the game as stored may have moved on, and is
-    decided on again."""
+    ``known``: the game's row as this process's last move in it wrote it
+    (:meth:`~.positions.StateCache.row_as_written`), decided on instead of read (on PostgreSQL, with
+    ``lock=False``, the move is then one round trip): stored only if the game's version is still that
+    row's. Whatever it refuses (a stale ply, an illegal move, a seat not held; in a transaction, a version
+    changed since, found by the UPDATE after the move's INSERT) is ``None`` too: the game as stored may
+    have moved on, and is decided on again (in a transaction, the caller must roll it back first)."""
     if known is not None:
-        assert not lock
         try:
             return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick,
                          known)

@@ -53,6 +53,11 @@ log = logging.getLogger("boardlab.server")
 AI_LEASE = timedelta(seconds=30)
 
 
+class _DecideAgain(Exception):
+    """A move decided on the game's row as this process last wrote it did not hold (the game has changed
+    since): its transaction is rolled back, and the move decided again on the game as read."""
+
+
 @dataclass(frozen=True)
 class Position:
     """A game's position now, for one viewer, with what only its row knows."""
@@ -290,6 +295,16 @@ class GameService:
                     moved = self._move_outside(connection, actor, game_id, ply, text, seat, version)
                 if moved is not None:
                     return moved
+            elif (known := self._known_row(game_id)) is not None:  # SQLite: no read, where the row is known
+                try:
+                    with self.db.write_core(wait=wait) as connection:
+                        moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                          known=known)
+                        if moved is None:
+                            raise _DecideAgain  # rolled back: nothing of it is stored
+                        return moved
+                except (_DecideAgain, IntegrityError):  # the game changed since: decided on it as stored
+                    pass
             with self.db.write_core(wait=wait) as connection:
                 # The live update goes with the game's UPDATE (PostgreSQL), not as a statement of its own.
                 locked = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
@@ -323,7 +338,8 @@ class GameService:
 
     def _known_row(self, game_id: int) -> GameRow | None:
         """The game's row as this process's last move in it wrote it, for the next move to be decided on
-        without reading it (:func:`~.play.move`'s ``known``); not while e-mail is sent (a notice's address is
+        without reading it (:func:`~.play.move`'s ``known``: on PostgreSQL one round trip, on SQLite no
+        SELECT and none of its columns converted); not while e-mail is sent (a notice's address is
         read with the game: a changed address makes no new version of the game)."""
         return None if self.mailer.enabled else self.cache.row_as_written(game_id)
 

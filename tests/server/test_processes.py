@@ -373,18 +373,23 @@ def test_a_postgresql_move_takes_one_round_trip_on_the_event_loop(pg_url: str) -
         assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
 
 
-def test_a_move_decided_on_a_stale_row_is_decided_again(pg_url: str) -> None:
-    """Two servers on one PostgreSQL, a player's moves going through either: a server's cached row of the
-    game is stale once the other has moved (or the computer's lease was taken, which makes no new
-    version). The move decided on it is not stored (the version differs) and is decided again on the
-    game as stored: accepted where it is right there (even though the stale row says it is not this seat's
-    turn), refused where it is not, and a lease on the game is cleared by the move whatever the row said."""
+def test_a_move_decided_on_a_stale_row_is_decided_again(db_url: str) -> None:
+    """Two servers on one database, a player's moves going through either: a server's row of the game as
+    its last move wrote it (on which its next move is decided, unread) is stale once the other has moved
+    (or the computer's lease was taken, which makes no new version). The move decided on it is not stored
+    (the version differs; on SQLite its transaction rolled back) and is decided again on the game as
+    stored: accepted where it is right there (even though the stale row says it is not this seat's turn),
+    refused where it is not, and a lease on the game is cleared by the move whatever the row said."""
+    from datetime import datetime, timedelta
+
     from fastapi.testclient import TestClient
+    from sqlalchemy import update
 
     from boardlab.server.app import create_app
+    from boardlab.server.models import Game
 
-    with TestClient(create_app(settings_for(pg_url))) as first, \
-            TestClient(create_app(settings_for(pg_url))) as second:
+    with TestClient(create_app(settings_for(db_url))) as first, \
+            TestClient(create_app(settings_for(db_url))) as second:
         one, other = Api(first), Api(second)
         game_id = one.pair("ndengrod", {"size": 5, "length": 4})
         other.tokens = one.tokens  # the same people, signed in on both servers
@@ -395,17 +400,28 @@ def test_a_move_decided_on_a_stale_row_is_decided_again(pg_url: str) -> None:
         assert one.move("bob", game_id, "a5", 3).status_code == 201, "decided again on the game as stored"
         refused = one.move("bob", game_id, "e1", 4)  # and ann's turn now, as stored: refused
         assert refused.status_code == 403, refused.text
-        engine = create_engine(pg_url)
+        engine = create_engine(db_url)
         with engine.begin() as connection:  # a lease taken as the computer's turns are: the version unchanged
-            connection.execute(text("UPDATE games SET ai_lease_until = now() + interval '1 hour' WHERE id = :id"),
-                               {"id": game_id})
+            connection.execute(update(Game).where(Game.id == game_id)
+                               .values(ai_lease_until=datetime.now() + timedelta(hours=1)))
         assert one.move("ann", game_id, "e1", 4).status_code == 201
         with engine.connect() as connection:
             lease = connection.execute(text("SELECT ai_lease_until FROM games WHERE id = :id"),
                                        {"id": game_id}).scalar_one()
-        engine.dispose()
         assert lease is None
-        assert [m["text"] for m in other.show(game_id)["view"]["moves"]] == ["a1", "e5", "c3", "a5", "e1"]
+        # A new version at the same ply (a draw offered through the other server): the first server's row
+        # has the right ply, so the move is written, and then found stale by its UPDATE: none of it stays.
+        offered = other.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=other.user("bob"))
+        assert offered.status_code == 200 and offered.json()["draw_offers"] == [1], offered.text
+        assert one.move("bob", game_id, "b4", 5).status_code == 201
+        with engine.connect() as connection:
+            stored = connection.execute(text("SELECT ply, text FROM moves WHERE game_id = :id ORDER BY ply"),
+                                        {"id": game_id}).all()
+        engine.dispose()
+        assert [tuple(row) for row in stored] == list(enumerate(["a1", "e5", "c3", "a5", "e1", "b4"]))
+        game = other.show(game_id)
+        assert [m["text"] for m in game["view"]["moves"]] == ["a1", "e5", "c3", "a5", "e1", "b4"]
+        assert game["draw_offers"] == [] and game["ply"] == 6  # the move, decided again, cleared the offer
 
 
 def test_a_server_listens_before_it_answers(pg_url: str) -> None:
