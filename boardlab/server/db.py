@@ -7,8 +7,9 @@ transaction starts with ``BEGIN IMMEDIATE`` under a process-wide lock, so thread
 write lock here instead of failing with "database is locked" half-way through a transaction.
 
 PostgreSQL serialises changes of one game with ``SELECT … FOR UPDATE`` on the game's row; a move is
-first tried outside a transaction, as an unlocked read and one statement conditional on the game's
-version as read (:meth:`Database.autocommit`, :func:`~.repository.write_move_alone`). A pooled
+first tried outside a transaction, as one statement conditional on the game's version as this process's
+last move wrote it, or as an unlocked read (:meth:`Database.autocommit`, :class:`LoopConnections` for
+the move route, :func:`~.repository.write_move_alone`). A pooled
 connection is not pinged before use (``pool_pre_ping`` would cost a round trip, ``SELECT 1``, every
 time one is taken): one whose server process went away (restarted, ``pg_terminate_backend``, an idle
 timeout) has said so on its socket, which is looked at when it is taken from the pool (a system call,

@@ -7,7 +7,8 @@ lists. SQLAlchemy Core for the move path, most of the server's traffic: a move's
 query into plain rows and written back with one conditional UPDATE (and on PostgreSQL one statement
 that also inserts the move and sends the live update's NOTIFY), see :func:`lock_game_core` and
 :func:`write_back`; on PostgreSQL a move is first tried outside a transaction, as that read unlocked and
-one statement that is its own transaction (:func:`write_move_alone`).
+one statement that is its own transaction (:func:`write_move_alone`). Where this process's last move in
+the game left its row in the cache, that row is decided on instead of read (:func:`known_game`).
 """
 
 from __future__ import annotations
