@@ -241,8 +241,8 @@ class GameService:
     async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
         """:meth:`move`, for a request: on the event loop where the database is best written from there and
         its write lock is free (the loop never waits for it: :class:`~.db.WriterBusy`, before anything is
-        done), or (PostgreSQL) where the move is its game's read and one statement, awaited on the loop
-        (:meth:`_move_on_the_loop`); else in the thread pool."""
+        done), or (PostgreSQL) where the move is one statement (after its game's read, if need be), awaited
+        on the loop (:meth:`_move_on_the_loop`); else in the thread pool."""
         if self.db.short_writes_on_the_loop:
             try:
                 return self.move(actor, game_id, ply, text, seat, wait=False)
@@ -257,8 +257,9 @@ class GameService:
     async def _move_on_the_loop(self, actor: Actor, game_id: int, ply: int, text: str,
                                 seat: int | None) -> play.Moved | None:
         """PostgreSQL: the move outside a transaction (see :func:`~.play.move` with ``lock=False``) on a
-        connection of :class:`~.db.LoopConnections`, its two statements awaited on the event loop (the
-        rules run in SQLAlchemy's ``greenlet_spawn``, which hands each statement's wait to the loop), as
+        connection of :class:`~.db.LoopConnections`, its statement (and the game's read, where this process
+        has not the row its last move wrote) awaited on the event loop (the rules run in SQLAlchemy's
+        ``greenlet_spawn``, which hands each statement's wait to the loop), as
         SQLite's moves run on the loop: the thread pool's crossing cost more CPU than the move's
         statements. ``None`` where the move needs more than that (the game changed since it was read, a
         timeout, the end of the game, a position not cached; or no connection free, or one found lost):
