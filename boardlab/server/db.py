@@ -263,7 +263,10 @@ class LoopConnections:
         self.in_use -= 1
         for callback in self.handed_back:
             callback(connection.driver)
-        if connection.lost or connection.driver.closed or len(self._idle) >= self.keep:
+        # Not kept unless idle: a move cancelled while it waited (its request gone) leaves its statement
+        # running on the connection, and the next move on it would fail.
+        if connection.lost or connection.driver.closed or len(self._idle) >= self.keep \
+                or connection.driver.pgconn.transaction_status != _IDLE:
             _close_now(connection.driver)
         else:
             self._idle.append(connection.driver)
@@ -281,6 +284,9 @@ class LoopConnections:
     def close(self) -> None:
         while self._idle:
             _close_now(self._idle.pop())
+
+
+_IDLE = 0  # libpq's PQTRANS_IDLE: no statement running, no transaction open
 
 
 def _close_now(driver: Any) -> None:

@@ -310,6 +310,42 @@ def test_an_event_loop_connection_lost_while_in_use_is_not_kept(pg_url: str) -> 
         assert response.status_code == 201, response.text
 
 
+def test_an_event_loop_connection_handed_back_busy_is_not_kept(pg_url: str) -> None:
+    """A connection of the move route's own handed back with a statement still running on it (its move
+    cancelled while it waited: the request gone) is closed, not kept for the next move, which would fail
+    on it; one handed back idle is kept."""
+    import asyncio
+
+    from boardlab.server.db import Database
+
+    database = Database(pg_url)
+    on_the_loop = database.on_the_loop
+    assert on_the_loop is not None
+
+    async def hand_back_busy_then_idle() -> tuple[int, int, int]:
+        busy = await on_the_loop.take()
+        assert busy is not None
+        busy_pid = int(busy.driver.info.backend_pid)
+        busy.driver.pgconn.send_query(b"SELECT pg_sleep(0.2)")  # sent, its answer never waited for
+        on_the_loop.hand_back(busy)
+        idle = await on_the_loop.take()
+        assert idle is not None
+        idle_pid = int(idle.driver.info.backend_pid)
+        on_the_loop.hand_back(idle)
+        again = await on_the_loop.take()
+        assert again is not None
+        again_pid = int(again.driver.info.backend_pid)
+        on_the_loop.hand_back(again)
+        return busy_pid, idle_pid, again_pid
+
+    try:
+        busy_pid, idle_pid, again_pid = asyncio.run(hand_back_busy_then_idle())
+    finally:
+        database.dispose()
+    assert idle_pid != busy_pid  # the busy one was not handed out again
+    assert again_pid == idle_pid  # the idle one was kept
+
+
 def test_a_postgresql_move_takes_one_round_trip_on_the_event_loop(pg_url: str) -> None:
     """A move whose position and row this server's last move in the game left in its cache is one
     statement, decided on that row and stored only if the game's version is still that row's: one round
