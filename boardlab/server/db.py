@@ -7,8 +7,9 @@ transaction starts with ``BEGIN IMMEDIATE`` under a process-wide lock, so thread
 write lock here instead of failing with "database is locked" half-way through a transaction.
 
 PostgreSQL serialises changes of one game with ``SELECT … FOR UPDATE`` on the game's row; a move is
-first tried outside a transaction, as an unlocked read and one statement conditional on the game's
-version as read (:meth:`Database.autocommit`, :func:`~.repository.write_move_alone`). A pooled
+first tried outside a transaction, as one statement conditional on the game's version as this process's
+last move wrote it, or as an unlocked read (:meth:`Database.autocommit`, :class:`LoopConnections` for
+the move route, :func:`~.repository.write_move_alone`). A pooled
 connection is not pinged before use (``pool_pre_ping`` would cost a round trip, ``SELECT 1``, every
 time one is taken): one whose server process went away (restarted, ``pg_terminate_backend``, an idle
 timeout) has said so on its socket, which is looked at when it is taken from the pool (a system call,
@@ -21,8 +22,8 @@ from __future__ import annotations
 import logging
 import select
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Dialect, Engine, create_engine, event
@@ -65,6 +66,8 @@ class Database:
         self.engine: Engine = make_engine(url)
         # PostgreSQL: the move's connections, in autocommit mode from their start (see :meth:`autocommit`).
         self._autocommit_engine: Engine | None = None if self.is_sqlite else make_engine(url, autocommit=True)
+        # PostgreSQL: the move route's connections, used on the event loop (see :class:`LoopConnections`).
+        self.on_the_loop: LoopConnections | None = None if self.is_sqlite else LoopConnections(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
@@ -187,6 +190,8 @@ class Database:
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None
+        if self.on_the_loop is not None:
+            self.on_the_loop.close()
         for engine in self.engines:
             engine.dispose()
 
@@ -215,16 +220,137 @@ class AutocommitConnection:
         self.pooled.invalidate(error)
 
 
+class LoopConnections:
+    """PostgreSQL: the move route's connections, psycopg's asyncio connections in autocommit mode, used on
+    the event loop (:class:`AsyncAutocommitConnection`): a move through the route waits for its two
+    statements there instead of in a thread of the pool, whose crossing (there and back, and the thread
+    waking) cost the server's process more CPU than the move's statements. At most ``most`` in use at
+    once (past that :meth:`take` says ``None``, and the move goes to the thread pool), ``keep`` kept
+    between moves. A kept connection is looked at when taken, as the pools' are (its socket: has the server
+    ended it?). ``taken`` and ``handed_back``: callbacks with each driver connection (tests trace them)."""
+
+    def __init__(self, engine: Engine, keep: int = 5, most: int = 10) -> None:
+        self.keep, self.most = keep, most
+        self.dialect = engine.dialect
+        _, self._connect_args = engine.dialect.create_connect_args(engine.url)
+        self._idle: list[Any] = []
+        self.in_use = 0
+        self.taken: list[Callable[[Any], None]] = []
+        self.handed_back: list[Callable[[Any], None]] = []
+
+    async def take(self) -> AsyncAutocommitConnection | None:
+        """A live connection (kept, or opened now), or ``None`` if ``most`` are in use."""
+        if self.in_use >= self.most:
+            return None
+        while self._idle:
+            driver = self._idle.pop()
+            try:
+                _still_connected(driver, None, None)
+            except DisconnectionError:
+                _close_now(driver)
+                continue
+            break
+        else:
+            import psycopg
+
+            driver = await psycopg.AsyncConnection.connect(**self._connect_args, autocommit=True)
+        self.in_use += 1
+        for callback in self.taken:
+            callback(driver)
+        return AsyncAutocommitConnection(driver, self.dialect)
+
+    def hand_back(self, connection: AsyncAutocommitConnection) -> None:
+        self.in_use -= 1
+        for callback in self.handed_back:
+            callback(connection.driver)
+        # Not kept unless idle: a move cancelled while it waited (its request gone) leaves its statement
+        # running on the connection, and the next move on it would fail.
+        if connection.lost or connection.driver.closed or len(self._idle) >= self.keep \
+                or connection.driver.pgconn.transaction_status != _IDLE:
+            _close_now(connection.driver)
+        else:
+            self._idle.append(connection.driver)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncAutocommitConnection | None]:
+        """:meth:`take`, handed back at the end."""
+        taken = await self.take()
+        try:
+            yield taken
+        finally:
+            if taken is not None:
+                self.hand_back(taken)
+
+    def close(self) -> None:
+        while self._idle:
+            _close_now(self._idle.pop())
+
+
+_IDLE = 0  # libpq's PQTRANS_IDLE: no statement running, no transaction open
+
+
+def _close_now(driver: Any) -> None:
+    """Close a psycopg connection (asyncio's too) at once, without waiting on the loop: libpq's own close."""
+    try:
+        driver.pgconn.finish()
+    except Exception:  # already closed
+        log.debug("closing a database connection failed", exc_info=True)
+
+
+class AsyncAutocommitConnection:
+    """A connection of :class:`LoopConnections`, used through the driver alone as
+    :class:`AutocommitConnection` is, from code that runs in SQLAlchemy's ``greenlet_spawn``: each
+    statement's wait is a wait of the event loop (:func:`~.repository._on_driver`), with one cursor kept
+    with the connection."""
+
+    __slots__ = ("_cursor", "dialect", "driver", "lost")
+
+    def __init__(self, driver: Any, dialect: Dialect) -> None:
+        self.driver = driver
+        self.dialect = dialect
+        self.lost = False
+        self._cursor: Any = None
+
+    async def run(self, sql: str, values: Any, then: Callable[[Any], _T]) -> _T:
+        """Run ``sql`` with ``values``, and ``then`` on the cursor with its rows fetched."""
+        if self._cursor is None:
+            self._cursor = self.driver.cursor()
+        cursor = self._cursor
+        await cursor.execute(sql, values)
+        rows = await cursor.fetchall() if cursor.pgresult is not None and cursor.pgresult.ntuples else []
+        return then(_Fetched(cursor.rowcount, rows))
+
+    def invalidate(self, _error: BaseException) -> None:
+        """The connection is lost: closed when handed back, not kept."""
+        self.lost = True
+
+
+class _Fetched:
+    """A statement's outcome as a cursor tells it, its rows read already."""
+
+    __slots__ = ("rowcount", "rows")
+
+    def __init__(self, rowcount: int, rows: list[Any]) -> None:
+        self.rowcount, self.rows = rowcount, rows
+
+    def fetchall(self) -> list[Any]:
+        return self.rows
+
+    def fetchone(self) -> Any:
+        return self.rows[0] if self.rows else None
+
+
 def make_engine(url: str, autocommit: bool = False) -> Engine:
     """The engine for ``url``; ``autocommit`` (PostgreSQL): every connection in autocommit mode from the
     start, and handed back to the pool without a rollback (in that mode there is no transaction left
     open to end)."""
     if not url.startswith("sqlite"):
-        # The moves' pool is the smaller: a move holds its connection for two statements, and two worker
-        # processes with both pools at their peaks stay under PostgreSQL's default 100 connections.
+        # The moves' pools are the smaller: a move holds its connection for two statements, and most moves
+        # (the route's) use :class:`LoopConnections` (10 at most): two worker processes with every pool at
+        # its peak stay under PostgreSQL's default 100 connections.
         more: dict[str, Any] = {"pool_size": 10, "max_overflow": 20}
         if autocommit:
-            more = {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None, "pool_size": 5, "max_overflow": 10}
+            more = {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None, "pool_size": 2, "max_overflow": 3}
         engine = create_engine(url, pool_pre_ping=False, **more)
         event.listen(engine, "checkout", _still_connected)
         return engine

@@ -25,12 +25,19 @@ from boardlab.outcome import outcome_sentence
 from boardlab.server import clocks, ratings, repository, warmup
 from boardlab.server.accounts import token_hash
 from boardlab.server.clocks import TimeControl
-from boardlab.server.db import AutocommitConnection
+from boardlab.server.db import AsyncAutocommitConnection, AutocommitConnection, CommitLost
 from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
 from boardlab.server.positions import StateCache, current_state, game_of, known_moves, replay
-from boardlab.server.repository import MoveInfo, lock_game, lock_game_core, write_back, write_move_alone
+from boardlab.server.repository import (
+    MoveInfo,
+    known_game,
+    lock_game,
+    lock_game_core,
+    write_back,
+    write_move_alone,
+)
 from boardlab.server.schemas import CreateGameRequest, SeatRequest, TimeRequest
 from boardlab.server.status import GameStatus
 
@@ -370,10 +377,10 @@ class Moved:
     moves: list[MoveInfo] = field(default_factory=list)
 
 
-def move(connection: Connection | AutocommitConnection, actor: Actor | None, game_id: int, ply: int, text: str,
-         requested: int | None, cache: StateCache, version: int | None = None,
+def move(connection: Connection | AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None, game_id: int,
+         ply: int, text: str, requested: int | None, cache: StateCache, version: int | None = None,
          announce: Callable[[GameRow], str | None] | None = None, lock: bool = True,
-         quick: bool = False) -> Moved | None:
+         quick: bool = False, known: GameRow | None = None) -> Moved | None:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
     ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL).
 
@@ -382,8 +389,30 @@ def move(connection: Connection | AutocommitConnection, actor: Actor | None, gam
     needs: ``None`` (nothing done) where it is not, and the caller makes the move again with ``lock=True``
     (which never answers ``None``): the game changed since it was read, its clock ran out, the move ends
     it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot).
-    ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`)."""
-    row, as_read = lock_game_core(connection, game_id, lock)
+    ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`).
+
+    ``known``: the game's row as this process's last move in it wrote it
+    (:meth:`~.positions.StateCache.row_as_written`), decided on instead of read (on PostgreSQL, with
+    ``lock=False``, the move is then one round trip): stored only if the game's version is still that
+    row's. Whatever it refuses (a stale ply, an illegal move, a seat not held; in a transaction, a version
+    changed since, found by the UPDATE after the move's INSERT) is ``None`` too: the game as stored may
+    have moved on, and is decided on again (in a transaction, the caller must roll it back first)."""
+    if known is not None:
+        try:
+            return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick,
+                         known)
+        except CommitLost:
+            raise
+        except BoardlabError:
+            return None
+    return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick)
+
+
+def _move(connection: Connection | AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None,
+          game_id: int, ply: int, text: str, requested: int | None, cache: StateCache, version: int | None,
+          announce: Callable[[GameRow], str | None] | None, lock: bool, quick: bool,
+          known: GameRow | None = None) -> Moved | None:
+    row, as_read = lock_game_core(connection, game_id, lock) if known is None else known_game(known)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
         acting_seat(row, actor, requested, "move")  # 401/403 unless the caller holds a seat (the one asked for)
@@ -400,7 +429,7 @@ def move(connection: Connection | AutocommitConnection, actor: Actor | None, gam
         raise NotAllowed(f"it is seat {seat}'s turn, and you do not hold that seat")
     at = clocks.now()
     timed_out = row.deadline is not None and row.deadline <= at
-    if isinstance(connection, AutocommitConnection):  # outside a transaction: only what one statement stores
+    if isinstance(connection, AutocommitConnection | AsyncAutocommitConnection):  # outside a transaction: one statement
         assert not lock
         cached, cached_moves = cache.get(row), cache.moves(row)
         if timed_out or cached is None or cached_moves is None:
@@ -427,7 +456,7 @@ def move(connection: Connection | AutocommitConnection, actor: Actor | None, gam
     row.version += 1
     row.to_move = after.to_move
     row.draw_offers, row.undo_request, row.ai_lease_until = [], None, None
-    if isinstance(connection, AutocommitConnection):
+    if isinstance(connection, AutocommitConnection | AsyncAutocommitConnection):
         if after.is_over:
             return None
         _start_turn(row, at)

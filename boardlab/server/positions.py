@@ -43,12 +43,15 @@ class StateCache:
     """The live position of recently used games, so that a move need not replay the whole game.
 
     An entry is used only when its (ply, undos) match the database row's: moves are only appended,
-    except by a takeback, which bumps ``undos``. Correctness never depends on the cache.
+    except by a takeback, which bumps ``undos``. Correctness never depends on the cache. With a
+    position a move made, the game's row as that move wrote it (:meth:`row_as_written`): PostgreSQL's
+    next move is decided on it and stored only if the game's version is still that row's
+    (:func:`~.play.move` with ``known``).
     """
 
     def __init__(self, size: int = 2000) -> None:
         self.size = size
-        self._states: dict[int, tuple[int, int, State, list[MoveInfo] | None]] = {}
+        self._states: dict[int, tuple[int, int, State, list[MoveInfo] | None, GameRow | None]] = {}
 
     def get(self, row: GameRow) -> State | None:
         entry = self._states.get(row.id)
@@ -63,11 +66,20 @@ class StateCache:
             return None
         return entry[3]
 
-    def put(self, row: GameRow, state: State, moves: list[MoveInfo] | None = None) -> None:
+    def row_as_written(self, game_id: int) -> GameRow | None:
+        """The game's row as the last move this process made in it wrote it, if that is the latest
+        position kept (never changed afterwards: a copy is decided on)."""
+        entry = self._states.get(game_id)
+        return None if entry is None else entry[4]
+
+    def put(self, row: GameRow, state: State, moves: list[MoveInfo] | None = None,
+            as_written: bool = False) -> None:
+        """Keep ``state`` (and ``moves``) as game ``row``'s position; ``as_written``: ``row`` too, as a
+        move just stored it (see :meth:`row_as_written`)."""
         self._states.pop(row.id, None)
         if len(self._states) >= self.size:
             self._states.pop(next(iter(self._states)))
-        self._states[row.id] = (row.ply, row.undos, state, moves)
+        self._states[row.id] = (row.ply, row.undos, state, moves, row if as_written else None)
 
     def drop(self, game_id: int) -> None:
         self._states.pop(game_id, None)

@@ -7,7 +7,8 @@ lists. SQLAlchemy Core for the move path, most of the server's traffic: a move's
 query into plain rows and written back with one conditional UPDATE (and on PostgreSQL one statement
 that also inserts the move and sends the live update's NOTIFY), see :func:`lock_game_core` and
 :func:`write_back`; on PostgreSQL a move is first tried outside a transaction, as that read unlocked and
-one statement that is its own transaction (:func:`write_move_alone`).
+one statement that is its own transaction (:func:`write_move_alone`). Where this process's last move in
+the game left its row in the cache, that row is decided on instead of read (:func:`known_game`).
 """
 
 from __future__ import annotations
@@ -33,13 +34,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased, joinedload
+from sqlalchemy.util.concurrency import await_only as await_
 
-from boardlab.server.db import AutocommitConnection, CommitLost
+from boardlab.server.db import AsyncAutocommitConnection, AutocommitConnection, CommitLost
 from boardlab.server.errors import Conflict, NotFound
 from boardlab.server.events import CHANNEL
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import MoveRow, Seat, User
 from boardlab.server.status import GameStatus
+
+# A connection the move path's statements run on through the driver (see :func:`_on_driver`).
+OnDriver = Connection | AutocommitConnection | AsyncAutocommitConnection
 
 # -- the moves: the source of truth -----------------------------------------------------------------
 
@@ -203,7 +208,7 @@ class Snapshot(NamedTuple):
     seats: dict[int, tuple[Any, ...]]
 
 
-def lock_game_core(connection: Connection | AutocommitConnection, game_id: int, lock: bool = True
+def lock_game_core(connection: OnDriver, game_id: int, lock: bool = True
                    ) -> tuple[GameRow, Snapshot]:
     """The game's row locked until the commit (``FOR UPDATE`` on PostgreSQL; SQLite's writer holds the
     database), as a transient :class:`GameRow` with its seats and their users, and what it was.
@@ -216,6 +221,25 @@ def lock_game_core(connection: Connection | AutocommitConnection, game_id: int, 
     seats = [_seat_of(found) for found in rows]
     row = _loaded(GameRow, {**{key: first[key] for key in _GAME_KEYS}, "seats": seats})
     return row, Snapshot({key: first[key] for key in _CHANGING}, {seat.seat: _seat_values(seat) for seat in seats})
+
+
+# A field that a known row (:func:`known_game`) cannot vouch for: compared unequal to anything, so that the
+# move's UPDATE always writes it. The computer's lease is taken and given back without a new version.
+_UNVOUCHED = type("Unvouched", (), {"__eq__": lambda self, other: False, "__ne__": lambda self, other: True,
+                                    "__hash__": object.__hash__})()
+
+
+def known_game(row: GameRow) -> tuple[GameRow, Snapshot]:
+    """A copy of ``row``, a game's row as a move of this process wrote it (the cache's), to be decided on
+    instead of reading it, and what it was: as :func:`lock_game_core` answers. Whatever is decided on it
+    is stored only if the game's version is still ``row``'s (:func:`write_move_alone`); every change of a
+    game or its seats makes a new version, except the computer's lease (``ai_lease_until``), which the
+    move writes whether or not it seems changed."""
+    seats = [_loaded(Seat, dict(vars(seat))) for seat in row.seats]
+    copy = _loaded(GameRow, {**vars(row), "seats": seats})
+    game = {key: getattr(row, key) for key in _CHANGING}
+    game["ai_lease_until"] = _UNVOUCHED
+    return copy, Snapshot(game, {seat.seat: _seat_values(seat) for seat in seats})
 
 
 _LOCK_KEYS = tuple(str(column.key) for column in _LOCK.selected_columns)
@@ -239,7 +263,7 @@ def _lock_processors(dialect: Dialect) -> tuple[tuple[int, Callable[[Any], Any]]
     return tuple((number, process) for number, process in found if process is not None)
 
 
-def _locked_rows(connection: Connection | AutocommitConnection, game_id: int, lock: bool = True
+def _locked_rows(connection: OnDriver, game_id: int, lock: bool = True
                  ) -> list[dict[str, Any]]:
     """:data:`_LOCK`'s rows as dicts, read on the driver's own cursor, the values converted as
     SQLAlchemy's result would (:func:`_lock_processors`). Through SQLAlchemy's result, each move paid for
@@ -277,7 +301,7 @@ def _driver_statement(statement: Any, dialect: Dialect, keys: tuple[str, ...] | 
     return compiled.string, tuple((name, processors.get(name)) for name in names), bool(compiled.positional)
 
 
-def _run_on_driver(connection: Connection | AutocommitConnection, statement: Any, parameters: Mapping[str, Any],
+def _run_on_driver(connection: OnDriver, statement: Any, parameters: Mapping[str, Any],
                    keys: tuple[str, ...] | None = None, fetch: bool = False) -> tuple[int, Any]:
     """Run ``statement`` on the driver's own cursor: the rows it changed (or, a query, returned), and with
     ``fetch`` its first row (else ``None``: psycopg describes every column of a result asked whether it
@@ -300,7 +324,7 @@ def _changed_and_first(cursor: Any) -> tuple[int, Any]:
 _R = TypeVar("_R")
 
 
-def _on_driver(connection: Connection | AutocommitConnection, sql: str, values: Any,
+def _on_driver(connection: OnDriver, sql: str, values: Any,
                then: Callable[[Any], _R]) -> _R:
     """Run ``sql`` with ``values`` on a cursor of the driver's own, and ``then(cursor)``. In a
     SQLAlchemy connection, a cursor of its own, in the connection's transaction (begun here if need be,
@@ -308,6 +332,11 @@ def _on_driver(connection: Connection | AutocommitConnection, sql: str, values: 
     :class:`~.db.AutocommitConnection`, the cursor kept with it. The driver's errors are raised as
     SQLAlchemy raises them (a second move for a ply is an ``IntegrityError`` either way; a lost
     connection is invalidated: not handed back to the pool)."""
+    if isinstance(connection, AsyncAutocommitConnection):  # in greenlet_spawn: the wait is the event loop's
+        try:
+            return await_(connection.run(sql, values, then))
+        except connection.dialect.loaded_dbapi.Error as error:
+            raise _wrapped(connection, sql, values, error, connection.driver, None) from error
     if isinstance(connection, AutocommitConnection):
         driver, cursor = connection.driver, connection.cursor()
     else:
@@ -320,15 +349,20 @@ def _on_driver(connection: Connection | AutocommitConnection, sql: str, values: 
         cursor.execute(sql, values)
         return then(cursor)
     except connection.dialect.loaded_dbapi.Error as error:
-        wrapped = DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
-                                      dialect=connection.dialect,
-                                      connection_invalidated=connection.dialect.is_disconnect(error, driver, cursor))
-        if wrapped.connection_invalidated:
-            connection.invalidate(error)
-        raise wrapped from error
+        raise _wrapped(connection, sql, values, error, driver, cursor) from error
     finally:
         if not isinstance(connection, AutocommitConnection):
             cursor.close()
+
+
+def _wrapped(connection: OnDriver, sql: str, values: Any, error: Any, driver: Any, cursor: Any) -> DBAPIError:
+    """The driver's ``error`` as SQLAlchemy raises it; a lost connection is invalidated (not pooled again)."""
+    wrapped = cast(DBAPIError, DBAPIError.instance(sql, values, error, connection.dialect.loaded_dbapi.Error,
+                                  dialect=connection.dialect,
+                                  connection_invalidated=connection.dialect.is_disconnect(error, driver, cursor)))
+    if wrapped.connection_invalidated:
+        connection.invalidate(error)
+    return wrapped
 
 
 def _seat_values(seat: Seat) -> tuple[Any, ...]:
@@ -391,8 +425,8 @@ def write_back(connection: Connection, row: GameRow, as_read: Snapshot, new_move
                                                                                            strict=True)}})
 
 
-def write_move_alone(connection: AutocommitConnection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
-                     notify: str, quick: bool = False) -> bool:
+def write_move_alone(connection: AutocommitConnection | AsyncAutocommitConnection, row: GameRow, as_read: Snapshot,
+                     new_move: dict[str, Any], notify: str, quick: bool = False) -> bool:
     """PostgreSQL, on a connection in autocommit mode: store a move (``row`` as it changed, ``new_move`` its
     row) in one statement that is its own transaction (:func:`_move_as_one_statement`), with the live
     update's payload ``notify`` (``quick``: its commit not waited for on disk); whether it was stored

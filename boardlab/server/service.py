@@ -16,14 +16,15 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.util.concurrency import greenlet_spawn
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.server import ai, clocks, hints, jobs, lists, play, positions, ratings, repository, views
 from boardlab.server.account_service import AccountService
 from boardlab.server.config import Settings
-from boardlab.server.db import Database, WriterBusy
+from boardlab.server.db import AsyncAutocommitConnection, AutocommitConnection, Database, WriterBusy
 from boardlab.server.errors import Conflict, NotAllowed
 from boardlab.server.events import Broker, LocalNotifier, PostgresNotifier
 from boardlab.server.list_service import ListService
@@ -50,6 +51,11 @@ log = logging.getLogger("boardlab.server")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
 # back at once). A search that outlives it is harmless: the version check keeps one answer.
 AI_LEASE = timedelta(seconds=30)
+
+
+class _DecideAgain(Exception):
+    """A move decided on the game's row as this process last wrote it did not hold (the game has changed
+    since): its transaction is rolled back, and the move decided again on the game as read."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +227,9 @@ class GameService:
     def move(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None, wait: bool = True) -> GameOut:
         """Make a move. ``wait=False`` (SQLite): raise :class:`~.db.WriterBusy`, having done nothing, rather
         than wait for another transaction's write lock."""
-        moved = self._move(actor, game_id, ply, text, seat, wait=wait)
+        return self._answer(self._move(actor, game_id, ply, text, seat, wait=wait), actor, game_id, seat)
+
+    def _answer(self, moved: play.Moved, actor: Actor, game_id: int, seat: int | None) -> GameOut:
         if moved.timed_out:
             raise Conflict(f"too late: seat {moved.row.loser} ran out of time and lost game {game_id}")
         # Answered from what the transaction wrote (the hot path: no second read of the game).
@@ -233,24 +241,71 @@ class GameService:
     async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
         """:meth:`move`, for a request: on the event loop where the database is best written from there and
         its write lock is free (the loop never waits for it: :class:`~.db.WriterBusy`, before anything is
-        done), else in the thread pool."""
+        done), or (PostgreSQL) where the move is one statement (after its game's read, if need be), awaited
+        on the loop (:meth:`_move_on_the_loop`); else in the thread pool."""
         if self.db.short_writes_on_the_loop:
             try:
                 return self.move(actor, game_id, ply, text, seat, wait=False)
             except WriterBusy:
                 pass
+        elif self.db.on_the_loop is not None:
+            moved = await self._move_on_the_loop(actor, game_id, ply, text, seat)
+            if moved is not None:
+                return self._answer(moved, actor, game_id, seat)
         return await run_in_threadpool(self.move, actor, game_id, ply, text, seat)
+
+    async def _move_on_the_loop(self, actor: Actor, game_id: int, ply: int, text: str,
+                                seat: int | None) -> play.Moved | None:
+        """PostgreSQL: the move outside a transaction (see :func:`~.play.move` with ``lock=False``) on a
+        connection of :class:`~.db.LoopConnections`, its statement (and the game's read, where this process
+        has not the row its last move wrote) awaited on the event loop (the rules run in SQLAlchemy's
+        ``greenlet_spawn``, which hands each statement's wait to the loop), as
+        SQLite's moves run on the loop: the thread pool's crossing cost more CPU than the move's
+        statements. ``None`` where the move needs more than that (the game changed since it was read, a
+        timeout, the end of the game, a position not cached; or no connection free, or one found lost):
+        nothing was stored, and :meth:`move` makes it in the thread pool (and tries a lost connection again)."""
+        assert self.db.on_the_loop is not None
+        try:
+            async with self.db.on_the_loop.connection() as connection:
+                if connection is None:
+                    return None
+                moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat, None)
+        except IntegrityError:  # another move for this ply got in first (another worker)
+            self.cache.drop(game_id)
+            raise Conflict(f"stale move: another move was made at ply {ply}") from None
+        except DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+            log.warning("a database connection was found closed (%s); trying again in the thread pool",
+                        str(error.orig).strip().splitlines()[0] if error.orig else error)
+            return None
+        if moved is None:
+            return None
+        self.cache.put(moved.row, moved.state, moved.moves, as_written=True)
+        if self._computer_to_move(moved.row) or self.mailer.enabled:  # these write to the database: not here
+            await run_in_threadpool(self._after, moved.row, moved.state, "moved")
+        else:
+            self._after(moved.row, moved.state, "moved")
+        return moved
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
         def attempt() -> play.Moved:
-            if self.db.moves_outside_transactions:  # PostgreSQL: the read and one statement, where that does
+            if self.db.moves_outside_transactions:  # PostgreSQL: one statement (after the read, if need be)
                 with self.db.autocommit() as connection:
-                    moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
-                                      announce=self._announce, lock=False,
-                                      quick=self.settings.quick_move_commits)
+                    moved = self._move_outside(connection, actor, game_id, ply, text, seat, version)
                 if moved is not None:
                     return moved
+            elif (known := self._known_row(game_id)) is not None:  # SQLite: no read, where the row is known
+                try:
+                    with self.db.write_core(wait=wait) as connection:
+                        moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                                          known=known)
+                        if moved is None:
+                            raise _DecideAgain  # rolled back: nothing of it is stored
+                        return moved
+                except (_DecideAgain, IntegrityError):  # the game changed since: decided on it as stored
+                    pass
             with self.db.write_core(wait=wait) as connection:
                 # The live update goes with the game's UPDATE (PostgreSQL), not as a statement of its own.
                 locked = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
@@ -264,9 +319,30 @@ class GameService:
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
         if not moved.timed_out:
-            self.cache.put(moved.row, moved.state, moved.moves)
+            self.cache.put(moved.row, moved.state, moved.moves, as_written=True)
         self._after(moved.row, moved.state, "timeout" if moved.timed_out else "moved")
         return moved
+
+    def _move_outside(self, connection: AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None,
+                      game_id: int, ply: int, text: str, seat: int | None, version: int | None) -> play.Moved | None:
+        """PostgreSQL: the move outside a transaction (:func:`~.play.move` with ``lock=False``), decided on
+        the game's row as this process last wrote it where it has that (one round trip), else as read now
+        (two); ``None`` where neither will do (the caller makes it in a transaction that locks the game)."""
+        known = self._known_row(game_id)
+        moved = None if known is None else \
+            play.move(connection, actor, game_id, ply, text, seat, self.cache, version, announce=self._announce,
+                      lock=False, quick=self.settings.quick_move_commits, known=known)
+        if moved is None:
+            moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
+                              announce=self._announce, lock=False, quick=self.settings.quick_move_commits)
+        return moved
+
+    def _known_row(self, game_id: int) -> GameRow | None:
+        """The game's row as this process's last move in it wrote it, for the next move to be decided on
+        without reading it (:func:`~.play.move`'s ``known``: on PostgreSQL one round trip, on SQLite no
+        SELECT and none of its columns converted); not while e-mail is sent (a notice's address is
+        read with the game: a changed address makes no new version of the game)."""
+        return None if self.mailer.enabled else self.cache.row_as_written(game_id)
 
     def record(self, actor: Actor, game_id: int, seat: int | None) -> dict[str, Any]:
         """The record the caller may have: before the end, their seat's own; after it, the moves in full as
@@ -363,8 +439,12 @@ class GameService:
                 self._mail(row, state, what)
             except Exception:  # a notice must never undo a move
                 log.exception("could not write the notice for game %s", row.id)
-        if row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats):
+        if self._computer_to_move(row):
             self.request_ai(row.id)
+
+    @staticmethod
+    def _computer_to_move(row: GameRow) -> bool:
+        return row.status == GameStatus.ACTIVE and any(s.seat == row.to_move and s.kind == "ai" for s in row.seats)
 
     def _mail(self, row: GameRow, state: State, what: str) -> None:
         from boardlab.server.notices import notices

@@ -166,14 +166,15 @@ def _shown(state: State, view: View, seat: int | None) -> _Shown:
     if found is not None:
         return found
     game = state.game
-    legal: list[str] = []
+    moves = view.legal_moves()
+    legal = [legal_move.text for legal_move in moves]
     steps: dict[str, list[str]] = {}
-    for legal_move in view.legal_moves():
-        legal.append(legal_move.text)
-        path = legal_move.path
-        if len(path) > 1:
-            steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
-                + [legal_move.text]
+    if game.turns_of_several_actions:  # else every move is one action: no steps (looked at once a move)
+        for legal_move in moves:
+            path = legal_move.path
+            if len(path) > 1:
+                steps[legal_move.text] = [game.partial_text(state.data, path[:i]) for i in range(1, len(path))] \
+                    + [legal_move.text]
     last = view.last_move
     before = state.previous
     said = None

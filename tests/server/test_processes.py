@@ -258,9 +258,99 @@ def test_a_move_connection_lost_while_in_use_is_replaced_not_pooled(pg_url: str)
         assert response.status_code == 201, response.text
 
 
-def test_a_postgresql_move_takes_two_round_trips(pg_url: str) -> None:
-    """A move whose position the server has cached is its game's read and one statement that stores it:
-    two round trips (each ended by PostgreSQL's ReadyForQuery, counted in libpq's trace of the wire)."""
+def test_an_event_loop_connection_lost_while_in_use_is_not_kept(pg_url: str) -> None:
+    """A connection of the move route's own (on the event loop) whose server process ends while it is held
+    fails its statement as a lost connection (the route then makes the move in the thread pool, which
+    tries again on a new connection), and is closed, not kept, when handed back."""
+    import asyncio
+
+    import pytest
+    from fastapi.testclient import TestClient
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.util.concurrency import greenlet_spawn
+
+    from boardlab.server import repository
+    from boardlab.server.app import create_app
+
+    app = create_app(settings_for(pg_url))
+    with TestClient(app) as client:
+        api = Api(client)
+        game_id = api.pair("ndengrod", {"size": 3, "length": 3})
+        on_the_loop = app.state.service.db.on_the_loop
+        assert on_the_loop is not None
+        engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+
+        async def lose_one() -> int:
+            async with on_the_loop.connection() as connection:
+                assert connection is not None
+                ended = int(connection.driver.info.backend_pid)
+                await greenlet_spawn(repository.lock_game_core, connection, game_id, False)
+                with engine.connect() as other:
+                    other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": ended})
+                    wait_for(lambda: other.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                                                   {"pid": ended}).scalar_one() == 0)
+                with pytest.raises(DBAPIError) as raised:
+                    await greenlet_spawn(repository.lock_game_core, connection, game_id, False)
+                assert raised.value.connection_invalidated and connection.lost
+            return ended
+
+        async def pids_handed_out() -> set[int]:
+            held = [await on_the_loop.take() for _ in range(3)]
+            pids = {int(connection.driver.info.backend_pid) for connection in held if connection is not None}
+            for connection in held:
+                if connection is not None:
+                    on_the_loop.hand_back(connection)
+            return pids
+
+        ended = asyncio.run(lose_one())
+        assert on_the_loop.in_use == 0
+        assert ended not in asyncio.run(pids_handed_out())
+        engine.dispose()
+        response = api.move("ann", game_id, "b2", 0)
+        assert response.status_code == 201, response.text
+
+
+def test_an_event_loop_connection_handed_back_busy_is_not_kept(pg_url: str) -> None:
+    """A connection of the move route's own handed back with a statement still running on it (its move
+    cancelled while it waited: the request gone) is closed, not kept for the next move, which would fail
+    on it; one handed back idle is kept."""
+    import asyncio
+
+    from boardlab.server.db import Database
+
+    database = Database(pg_url)
+    on_the_loop = database.on_the_loop
+    assert on_the_loop is not None
+
+    async def hand_back_busy_then_idle() -> tuple[int, int, int]:
+        busy = await on_the_loop.take()
+        assert busy is not None
+        busy_pid = int(busy.driver.info.backend_pid)
+        busy.driver.pgconn.send_query(b"SELECT pg_sleep(0.2)")  # sent, its answer never waited for
+        on_the_loop.hand_back(busy)
+        idle = await on_the_loop.take()
+        assert idle is not None
+        idle_pid = int(idle.driver.info.backend_pid)
+        on_the_loop.hand_back(idle)
+        again = await on_the_loop.take()
+        assert again is not None
+        again_pid = int(again.driver.info.backend_pid)
+        on_the_loop.hand_back(again)
+        return busy_pid, idle_pid, again_pid
+
+    try:
+        busy_pid, idle_pid, again_pid = asyncio.run(hand_back_busy_then_idle())
+    finally:
+        database.dispose()
+    assert idle_pid != busy_pid  # the busy one was not handed out again
+    assert again_pid == idle_pid  # the idle one was kept
+
+
+def test_a_postgresql_move_takes_one_round_trip_on_the_event_loop(pg_url: str) -> None:
+    """A move whose position and row this server's last move in the game left in its cache is one
+    statement, decided on that row and stored only if the game's version is still that row's: one round
+    trip (ended by PostgreSQL's ReadyForQuery, counted in libpq's trace of the wire), on a connection of
+    the event loop's own (no thread of the pool)."""
     import tempfile
 
     from fastapi.testclient import TestClient
@@ -275,11 +365,15 @@ def test_a_postgresql_move_takes_two_round_trips(pg_url: str) -> None:
         game_id = api.pair("ndengrod", {"size": 5, "length": 4})
         plies = list(zip(["ann", "bob"] * 5, ["a1", "e5", "c3", "a5", "e1", "b4", "d2", "b2", "d4", "a3"],
                          strict=True))
-        # First the position cached, and the move's two statements prepared (psycopg prepares a statement
-        # on its fifth use on a connection, in a round trip of its own, once).
-        for ply, (name, move) in enumerate(plies[:6]):
+        # First the position and the row cached (the first move reads the game), and the move's statement
+        # prepared (psycopg prepares a statement on its sixth use on a connection, in a round trip of its
+        # own, once: here the sixth move decided on a cached row, the seventh move).
+        for ply, (name, move) in enumerate(plies[:7]):
             assert api.move(name, game_id, move, ply).status_code == 201
         database = app.state.service.db
+        on_the_loop = database.on_the_loop
+        assert on_the_loop is not None
+        taken: list[int] = []
         with tempfile.TemporaryFile() as trace:
             def traced(dbapi_connection: Any, *_: Any) -> None:
                 dbapi_connection.pgconn.trace(trace.fileno())
@@ -288,11 +382,17 @@ def test_a_postgresql_move_takes_two_round_trips(pg_url: str) -> None:
             def untraced(dbapi_connection: Any, *_: Any) -> None:
                 dbapi_connection.pgconn.untrace()
 
+            def traced_on_the_loop(dbapi_connection: Any) -> None:
+                taken.append(dbapi_connection.info.backend_pid)
+                traced(dbapi_connection)
+
             for engine in database.engines:
                 event.listen(engine.pool, "checkout", traced)
                 event.listen(engine.pool, "checkin", untraced)
+            on_the_loop.taken.append(traced_on_the_loop)
+            on_the_loop.handed_back.append(untraced)
             try:
-                for ply, (name, move) in enumerate(plies[6:], start=6):
+                for ply, (name, move) in enumerate(plies[7:], start=7):
                     response = api.client.post(f"/api/games/{game_id}/moves", json={"ply": ply, "move": move},
                                                headers=api.user(name))
                     assert response.status_code == 201, response.text
@@ -300,10 +400,64 @@ def test_a_postgresql_move_takes_two_round_trips(pg_url: str) -> None:
                 for engine in database.engines:
                     event.remove(engine.pool, "checkout", traced)
                     event.remove(engine.pool, "checkin", untraced)
+                on_the_loop.taken.clear()
+                on_the_loop.handed_back.clear()
             trace.seek(0)
             wire = trace.read().decode(errors="replace").splitlines()
-        assert sum(1 for line in wire if line.startswith("B") and "\tReadyForQuery" in line) == 2 * 4, wire
+        assert sum(1 for line in wire if line.startswith("B") and "\tReadyForQuery" in line) == 3, wire
+        assert len(taken) == 3  # each move on a connection of the event loop's
         assert [m["text"] for m in api.show(game_id)["view"]["moves"]] == [m for _, m in plies]
+
+
+def test_a_move_decided_on_a_stale_row_is_decided_again(db_url: str) -> None:
+    """Two servers on one database, a player's moves going through either: a server's row of the game as
+    its last move wrote it (on which its next move is decided, unread) is stale once the other has moved
+    (or the computer's lease was taken, which makes no new version). The move decided on it is not stored
+    (the version differs; on SQLite its transaction rolled back) and is decided again on the game as
+    stored: accepted where it is right there (even though the stale row says it is not this seat's turn),
+    refused where it is not, and a lease on the game is cleared by the move whatever the row said."""
+    from datetime import datetime, timedelta
+
+    from fastapi.testclient import TestClient
+    from sqlalchemy import update
+
+    from boardlab.server.app import create_app
+    from boardlab.server.models import Game
+
+    with TestClient(create_app(settings_for(db_url))) as first, \
+            TestClient(create_app(settings_for(db_url))) as second:
+        one, other = Api(first), Api(second)
+        game_id = one.pair("ndengrod", {"size": 5, "length": 4})
+        other.tokens = one.tokens  # the same people, signed in on both servers
+        assert one.move("ann", game_id, "a1", 0).status_code == 201
+        assert one.move("bob", game_id, "e5", 1).status_code == 201  # the first server's row: ply 2, ann's turn
+        assert other.move("ann", game_id, "c3", 2).status_code == 201  # through the other: now bob's turn
+        # On the first server's row it is ann's turn at ply 2: bob's move at ply 3 is right as stored.
+        assert one.move("bob", game_id, "a5", 3).status_code == 201, "decided again on the game as stored"
+        refused = one.move("bob", game_id, "e1", 4)  # and ann's turn now, as stored: refused
+        assert refused.status_code == 403, refused.text
+        engine = create_engine(db_url)
+        with engine.begin() as connection:  # a lease taken as the computer's turns are: the version unchanged
+            connection.execute(update(Game).where(Game.id == game_id)
+                               .values(ai_lease_until=datetime.now() + timedelta(hours=1)))
+        assert one.move("ann", game_id, "e1", 4).status_code == 201
+        with engine.connect() as connection:
+            lease = connection.execute(text("SELECT ai_lease_until FROM games WHERE id = :id"),
+                                       {"id": game_id}).scalar_one()
+        assert lease is None
+        # A new version at the same ply (a draw offered through the other server): the first server's row
+        # has the right ply, so the move is written, and then found stale by its UPDATE: none of it stays.
+        offered = other.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=other.user("bob"))
+        assert offered.status_code == 200 and offered.json()["draw_offers"] == [1], offered.text
+        assert one.move("bob", game_id, "b4", 5).status_code == 201
+        with engine.connect() as connection:
+            stored = connection.execute(text("SELECT ply, text FROM moves WHERE game_id = :id ORDER BY ply"),
+                                        {"id": game_id}).all()
+        engine.dispose()
+        assert [tuple(row) for row in stored] == list(enumerate(["a1", "e5", "c3", "a5", "e1", "b4"]))
+        game = other.show(game_id)
+        assert [m["text"] for m in game["view"]["moves"]] == ["a1", "e5", "c3", "a5", "e1", "b4"]
+        assert game["draw_offers"] == [] and game["ply"] == 6  # the move, decided again, cleared the offer
 
 
 def test_a_server_listens_before_it_answers(pg_url: str) -> None:

@@ -43,6 +43,14 @@ _CODES = kit.ChoiceCodes(INFO, k, repetition="REPETITION_", win_check="WIN_")
 _END_TOKENS = kit.EndTokens(INFO)
 _CELL = re.compile(r"([a-z])(\d{1,2})")
 
+# A position's text: stone codes (0 empty, 1 and 2 the colours) as letters, and a run of empty cells.
+_LETTERS = bytes.maketrans(b"\x00\x01\x02", b".xo")
+_EMPTY_RUN = re.compile(r"\.+")
+
+
+def _run_length(run: re.Match[str]) -> str:
+    return str(len(run.group()))
+
 
 class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k):
     """Ndengrod with its options fixed."""
@@ -162,11 +170,17 @@ class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k)
     # -- position text --------------------------------------------------------------------------
 
     def _rows(self) -> list[list[int]]:
+        """Each row's cells (consecutive numbers), worked out once per board: a server writes a position's
+        text for every answer."""
+        found: list[list[int]] | None = getattr(self, "_row_cells", None)
+        if found is not None:
+            return found
         rows: list[list[int]] = []
         for cell, (row, _) in enumerate(self._topology.coords):
             if row == len(rows):
                 rows.append([])
             rows[row].append(cell)
+        self._row_cells = rows
         return rows
 
     def occupancy(self, data: np.ndarray) -> np.ndarray:
@@ -174,8 +188,9 @@ class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k)
         return np.where(colours > 0, (colours - 1) ^ int(data[k.F_SWAPPED]), -1)
 
     def position_text(self, data: np.ndarray) -> str:
-        stones = data[k.BOARD:k.BOARD + self.cells].tolist()
-        parts = [kit.write_row(".xo"[stones[cell]] for cell in row) for row in self._rows()]
+        # The cells as letters in one string, each row a slice of it, its runs of empty cells counted (FEN).
+        letters = data[k.BOARD:k.BOARD + self.cells].astype(np.uint8).tobytes().translate(_LETTERS).decode()
+        parts = [_EMPTY_RUN.sub(_run_length, letters[row[0]:row[-1] + 1]) for row in self._rows()]
         fields = ["/".join(parts), COLOURS[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
         if data[k.F_SWAPPED]:
             fields.append("swapped")
