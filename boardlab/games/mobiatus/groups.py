@@ -18,7 +18,6 @@ from boardlab.games.mobiatus.layout import (
     F_COUNT,
     F_EXIT_TOP,
     F_FREE_COUNT,
-    F_STAMP,
     F_TOUCH_TOP,
     FREE,
     LEAP_MASK,
@@ -32,7 +31,6 @@ from boardlab.games.mobiatus.layout import (
     S_FREE_POS,
     S_LEAPS,
     S_LIST,
-    S_MARK,
     S_OPP,
     S_PARENT,
     S_QUEUE,
@@ -41,6 +39,7 @@ from boardlab.games.mobiatus.layout import (
     S_SIZE,
     S_STEPS,
     S_TOUCHED,
+    SEEN,
     SING,
     WALL,
 )
@@ -223,21 +222,33 @@ def rebuild(state, spec):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _unsee(state, spec, size, exits, recorded):  # type: ignore[no-untyped-def]
+    """Take ``SEEN`` off the codes ``fill`` raised: the group in the queue and the recorded exits."""
+    queue = spec[S_QUEUE]
+    for i in range(size):
+        state[BOARD + state[queue + i]] -= SEEN
+    for i in range(recorded):
+        state[BOARD + state[exits + i]] -= SEEN
+
+
+@njit(cache=True)
 def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: ignore[no-untyped-def]
     """Flood the group of (untouched) singular faces holding ``start``, orthogonally.
 
     The group is left in the queue; its exits (free faces, and enemy circles: captures) are
-    stamped once each, and the enemy circles (with ``record_free`` the free ones too) are written
-    from the exit stack's top, which is not moved. Returns (group size, free exits, recorded).
-    With ``stop_at_free`` it stops at the first free exit, leaving the group partly filled.
+    found once each, and the enemy circles (with ``record_free`` the free ones too) are written
+    from the exit stack's top, which is not moved. Returns (group size, free exits, recorded);
+    without ``record_free`` a free face next to several of the group's faces counts once for
+    each (only whether there is one matters then). With ``stop_at_free`` it stops at the first
+    free exit, leaving the group partly filled.
+
+    A face seen is marked on the board itself (its code raised by ``SEEN``, put back before
+    returning), so that each neighbour costs one read of the board and no stamp array.
     """
-    stamp = state[F_STAMP] + 1
-    state[F_STAMP] = stamp
-    mark = spec[S_MARK]
     queue = spec[S_QUEUE]
     side_table = spec[S_SIDES]
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
-    state[mark + start] = stamp
+    state[BOARD + start] += SEEN
     state[queue] = start
     size = 1
     head = 0
@@ -248,25 +259,27 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
         head += 1
         for d in range(4):
             other = side(sides, d)
-            if other < 0 or state[mark + other] == stamp:
+            if other < 0:
                 continue
             code = state[BOARD + other]
             if code == SING:
-                state[mark + other] = stamp
+                state[BOARD + other] = SING + SEEN
                 state[queue + size] = other
                 size += 1
             elif code == FREE:
-                state[mark + other] = stamp
                 free += 1
                 if record_free:
+                    state[BOARD + other] = FREE + SEEN
                     state[exits + recorded] = other
                     recorded += 1
                 if stop_at_free:
+                    _unsee(state, spec, size, exits, recorded)
                     return size, free, recorded
             elif code == enemy_circle:
-                state[mark + other] = stamp
+                state[BOARD + other] = code + SEEN
                 state[exits + recorded] = other
                 recorded += 1
+    _unsee(state, spec, size, exits, recorded)
     return size, free, recorded
 
 

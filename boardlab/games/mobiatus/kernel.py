@@ -207,9 +207,11 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
 def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
     """The faces where a slide through the group at F_SLIDE may come to rest (or capture).
 
-    Between turns the exits of a big group are found from the free set and the enemy circles, and
-    a capture's search refuses the group by its root instead of walling it; else (in a chain, or
-    with the origin lifted) a flood fill finds the group, which a capture's search needs walled.
+    Between turns the exits of a big group are found from the free set and the enemy circles; else
+    a flood fill finds them (their order is the fill's). Unless the origin is lifted, the group is
+    the union-find's even in a chain (its walls are captured faces, never singular, and whole
+    groups slid through), so a capture's search refuses it by its root instead of walling it;
+    with the origin lifted the groups differ, and the search needs the group walled.
     """
     faces = spec[S_FACES]
     vals = spec[S_VALS]
@@ -219,9 +221,9 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
     base = state[F_EXIT_TOP]
     root = -1
     size = 0
-    if state[F_TOUCH_TOP] == 0 and not spec[S_ORIGIN_JOINS]:
+    if not spec[S_ORIGIN_JOINS]:
         root = find(state, spec, slide)
-    if root >= 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
+    if root >= 0 and state[F_TOUCH_TOP] == 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
         recorded = group_exits(state, spec, colour, root)
     else:
         size, _, recorded = fill(state, spec, slide, CIRCLE + 1 - colour, False, True)
