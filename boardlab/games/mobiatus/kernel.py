@@ -304,6 +304,24 @@ def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _has_free_leap(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether one of ``colour``'s pieces can leap onto a free face (then it has a move, B7).
+
+    Nearly always true, and answered without a call (a call costs the arrays' reference counts);
+    not with origin_joins_slide_group, where a piece lifted changes the groups.
+    """
+    if spec[S_ORIGIN_JOINS]:
+        return False
+    pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
+    for i in range(state[F_COUNT + colour]):
+        at = leaps_of(spec, state[pieces + i])
+        for j in range(spec[at]):
+            if state[BOARD + (leap_at(spec, at, j) >> LEAP_SHIFT)] == FREE:
+                return True
+    return False
+
+
+@njit(cache=True)
 def settle(state, spec):  # type: ignore[no-untyped-def]
     """At the start of a turn: end the game if the player to move has lost or the limit is reached."""
     colour = state[F_COLOUR]
@@ -312,7 +330,7 @@ def settle(state, spec):  # type: ignore[no-untyped-def]
     pie_pending = spec[S_PIE] and state[F_TURNS] == 1 and swapped == 0
     if state[F_COUNT + colour] == 0:
         finish(state, mover_seat, REASON_NO_PIECES)
-    elif not pie_pending and not has_move(state, spec, colour):
+    elif not pie_pending and not _has_free_leap(state, spec, colour) and not has_move(state, spec, colour):
         finish(state, mover_seat, REASON_NO_MOVES)
     elif spec[S_TURN_LIMIT] > 0 and state[F_TURNS] >= spec[S_TURN_LIMIT]:
         winner = -1
