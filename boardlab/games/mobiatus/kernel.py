@@ -126,6 +126,7 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     steps = spec[S_STEPS]
     joins = spec[S_ORIGIN_JOINS]
     keep_values = pref != PREF_ANY
+    exhaustive = pref == PREF_MAXIMAL
     capacity = dest.shape[0]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     free_contacts = spec[S_FREE_CONTACTS]
@@ -158,6 +159,8 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
                 value = 1 if state[free_contacts + root] > 0 else 0
                 if state[enemy_contacts + root] > 0 and (value == 0 or keep_values):
                     value = target_value(state, spec, colour, target, pref, origin, stamp, True)
+            elif code == enemy_circle and not exhaustive and has_free_target(state, spec, target):
+                value = 2  # a capture that can end at once (as chain_value finds first), without a call
             elif code in (SING, enemy_circle):
                 value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
             else:  # a free face, or a dot or a friendly circle: no branch on which (they mix unpredictably)
