@@ -18,7 +18,6 @@ from boardlab.games.mobiatus.layout import (
     F_COUNT,
     F_EXIT_TOP,
     F_FREE_COUNT,
-    F_STAMP,
     F_TOUCH_TOP,
     FREE,
     LEAP_MASK,
@@ -32,7 +31,6 @@ from boardlab.games.mobiatus.layout import (
     S_FREE_POS,
     S_LEAPS,
     S_LIST,
-    S_MARK,
     S_OPP,
     S_PARENT,
     S_QUEUE,
@@ -41,6 +39,7 @@ from boardlab.games.mobiatus.layout import (
     S_SIZE,
     S_STEPS,
     S_TOUCHED,
+    SEEN,
     SING,
     WALL,
 )
@@ -111,28 +110,27 @@ def find(state, spec, face):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def touch_groups(state, spec, face, free_delta, circle_colour, circle_delta):  # type: ignore[no-untyped-def]
-    """Add the deltas to the contacts of each group next to ``face``, once per adjacent singular face."""
-    sides = spec[spec[S_SIDES] + face]
-    circles = spec[S_CIRCLE_CONTACTS] + circle_colour * spec[S_FACES]
-    for d in range(4):
-        other = side(sides, d)
-        if other >= 0 and state[BOARD + other] == SING:
-            root = find(state, spec, other)
-            state[spec[S_FREE_CONTACTS] + root] += free_delta
-            if circle_colour >= 0:
-                state[circles + root] += circle_delta
-
-
-@njit(cache=True)
 def free_remove(state, spec, face):  # type: ignore[no-untyped-def]
     set_discard(state, spec[S_FREE_LIST], spec[S_FREE_POS], F_FREE_COUNT, face)
 
 
 @njit(cache=True)
 def occupy(state, spec, face, code):  # type: ignore[no-untyped-def]
-    """The free ``face`` takes a dot or a circle (``code``), between turns."""
-    touch_groups(state, spec, face, -1, code - CIRCLE if code >= CIRCLE else -1, 1)
+    """The free ``face`` takes a dot or a circle (``code``), between turns: each group next to it
+    loses a free contact for each of its faces next to it, and gains a contact with the circle.
+
+    No helper is called for the groups next to it: a call costs the arrays' reference counts.
+    """
+    sides = spec[spec[S_SIDES] + face]
+    free = spec[S_FREE_CONTACTS]
+    circles = spec[S_CIRCLE_CONTACTS] + (code - CIRCLE) * spec[S_FACES]
+    for d in range(4):
+        other = side(sides, d)
+        if other >= 0 and state[BOARD + other] == SING:
+            root = find(state, spec, other)
+            state[free + root] -= 1
+            if code >= CIRCLE:
+                state[circles + root] += 1
     free_remove(state, spec, face)
     state[BOARD + face] = code
 
@@ -227,17 +225,19 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     """Flood the group of (untouched) singular faces holding ``start``, orthogonally.
 
     The group is left in the queue; its exits (free faces, and enemy circles: captures) are
-    stamped once each, and the enemy circles (with ``record_free`` the free ones too) are written
-    from the exit stack's top, which is not moved. Returns (group size, free exits, recorded).
-    With ``stop_at_free`` it stops at the first free exit, leaving the group partly filled.
+    found once each, and the enemy circles (with ``record_free`` the free ones too) are written
+    from the exit stack's top, which is not moved. Returns (group size, free exits, recorded);
+    without ``record_free`` a free face next to several of the group's faces counts once for
+    each (only whether there is one matters then). With ``stop_at_free`` it stops at the first
+    free exit, leaving the group partly filled.
+
+    A face seen is marked on the board itself (its code raised by ``SEEN``, put back before
+    returning), so that each neighbour costs one read of the board and no stamp array.
     """
-    stamp = state[F_STAMP] + 1
-    state[F_STAMP] = stamp
-    mark = spec[S_MARK]
     queue = spec[S_QUEUE]
     side_table = spec[S_SIDES]
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
-    state[mark + start] = stamp
+    state[BOARD + start] += SEEN
     state[queue] = start
     size = 1
     head = 0
@@ -248,25 +248,31 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
         head += 1
         for d in range(4):
             other = side(sides, d)
-            if other < 0 or state[mark + other] == stamp:
+            if other < 0:
                 continue
             code = state[BOARD + other]
             if code == SING:
-                state[mark + other] = stamp
+                state[BOARD + other] = SING + SEEN
                 state[queue + size] = other
                 size += 1
             elif code == FREE:
-                state[mark + other] = stamp
                 free += 1
                 if record_free:
+                    state[BOARD + other] = FREE + SEEN
                     state[exits + recorded] = other
                     recorded += 1
                 if stop_at_free:
-                    return size, free, recorded
+                    head = size  # stop here (a return would need the board put back too)
+                    break
             elif code == enemy_circle:
-                state[mark + other] = stamp
+                state[BOARD + other] = code + SEEN
                 state[exits + recorded] = other
                 recorded += 1
+    # put the board back; written out here, not called: a call costs the arrays' reference counts
+    for i in range(size):
+        state[BOARD + state[queue + i]] -= SEEN
+    for i in range(recorded):
+        state[BOARD + state[exits + i]] -= SEEN
     return size, free, recorded
 
 
@@ -296,17 +302,27 @@ def group_exits(state, spec, colour, root):  # type: ignore[no-untyped-def]
     """
     exits = spec[S_EXITS] + state[F_EXIT_TOP]
     items = spec[S_FREE_LIST]
+    side_table = spec[S_SIDES]
     count = 0
+    # next_to_group written out in both loops: a call costs the arrays' reference counts
     for i in range(state[F_FREE_COUNT]):
         face = state[items + i]
-        if next_to_group(state, spec, face, root):
-            state[exits + count] = face
-            count += 1
+        sides = spec[side_table + face]
+        for d in range(4):
+            other = side(sides, d)
+            if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
+                state[exits + count] = face
+                count += 1
+                break
     if state[spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES] + root] > 0:
         pieces = spec[S_LIST] + (1 - colour) * spec[S_SIDE_CAP]
         for i in range(state[F_COUNT + 1 - colour]):
             face = spec[spec[S_OPP] + state[pieces + i]]
-            if next_to_group(state, spec, face, root):
-                state[exits + count] = face
-                count += 1
+            sides = spec[side_table + face]
+            for d in range(4):
+                other = side(sides, d)
+                if other >= 0 and state[BOARD + other] == SING and find(state, spec, other) == root:
+                    state[exits + count] = face
+                    count += 1
+                    break
     return count

@@ -126,6 +126,7 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     steps = spec[S_STEPS]
     joins = spec[S_ORIGIN_JOINS]
     keep_values = pref != PREF_ANY
+    exhaustive = pref == PREF_MAXIMAL
     capacity = dest.shape[0]
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     free_contacts = spec[S_FREE_CONTACTS]
@@ -158,6 +159,8 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
                 value = 1 if state[free_contacts + root] > 0 else 0
                 if state[enemy_contacts + root] > 0 and (value == 0 or keep_values):
                     value = target_value(state, spec, colour, target, pref, origin, stamp, True)
+            elif code == enemy_circle and not exhaustive and has_free_target(state, spec, target):
+                value = 2  # a capture that can end at once (as chain_value finds first), without a call
             elif code in (SING, enemy_circle):
                 value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
             else:  # a free face, or a dot or a friendly circle: no branch on which (they mix unpredictably)
@@ -207,9 +210,11 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
 def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
     """The faces where a slide through the group at F_SLIDE may come to rest (or capture).
 
-    Between turns the exits of a big group are found from the free set and the enemy circles, and
-    a capture's search refuses the group by its root instead of walling it; else (in a chain, or
-    with the origin lifted) a flood fill finds the group, which a capture's search needs walled.
+    Between turns the exits of a big group are found from the free set and the enemy circles; else
+    a flood fill finds them (their order is the fill's). Unless the origin is lifted, the group is
+    the union-find's even in a chain (its walls are captured faces, never singular, and whole
+    groups slid through), so a capture's search refuses it by its root instead of walling it;
+    with the origin lifted the groups differ, and the search needs the group walled.
     """
     faces = spec[S_FACES]
     vals = spec[S_VALS]
@@ -219,9 +224,9 @@ def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-de
     base = state[F_EXIT_TOP]
     root = -1
     size = 0
-    if state[F_TOUCH_TOP] == 0 and not spec[S_ORIGIN_JOINS]:
+    if not spec[S_ORIGIN_JOINS]:
         root = find(state, spec, slide)
-    if root >= 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
+    if root >= 0 and state[F_TOUCH_TOP] == 0 and state[spec[S_SIZE] + root] > state[F_FREE_COUNT]:
         recorded = group_exits(state, spec, colour, root)
     else:
         size, _, recorded = fill(state, spec, slide, CIRCLE + 1 - colour, False, True)
@@ -302,6 +307,24 @@ def has_move(state, spec, colour):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _has_free_leap(state, spec, colour):  # type: ignore[no-untyped-def]
+    """Whether one of ``colour``'s pieces can leap onto a free face (then it has a move, B7).
+
+    Nearly always true, and answered without a call (a call costs the arrays' reference counts);
+    not with origin_joins_slide_group, where a piece lifted changes the groups.
+    """
+    if spec[S_ORIGIN_JOINS]:
+        return False
+    pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
+    for i in range(state[F_COUNT + colour]):
+        at = leaps_of(spec, state[pieces + i])
+        for j in range(spec[at]):
+            if state[BOARD + (leap_at(spec, at, j) >> LEAP_SHIFT)] == FREE:
+                return True
+    return False
+
+
+@njit(cache=True)
 def settle(state, spec):  # type: ignore[no-untyped-def]
     """At the start of a turn: end the game if the player to move has lost or the limit is reached."""
     colour = state[F_COLOUR]
@@ -310,7 +333,7 @@ def settle(state, spec):  # type: ignore[no-untyped-def]
     pie_pending = spec[S_PIE] and state[F_TURNS] == 1 and swapped == 0
     if state[F_COUNT + colour] == 0:
         finish(state, mover_seat, REASON_NO_PIECES)
-    elif not pie_pending and not has_move(state, spec, colour):
+    elif not pie_pending and not _has_free_leap(state, spec, colour) and not has_move(state, spec, colour):
         finish(state, mover_seat, REASON_NO_MOVES)
     elif spec[S_TURN_LIMIT] > 0 and state[F_TURNS] >= spec[S_TURN_LIMIT]:
         winner = -1

@@ -42,7 +42,8 @@ State vector, after the common header of ``boardlab.core.kernel``::
     groups      union-find over the singular faces between turns: parent, and at each root the
                 group's size, its free-face contacts and its circle contacts per colour (a contact
                 is an orthogonally adjacent pair of faces, so merging groups adds them up)
-    mark        flood-fill stamps; cache stamps and values (option values within one legal call)
+    mark        unused (a flood fill marks the board itself); cache stamps and values (option
+                values within one legal call)
     queue       flood-fill queue; vals: option values for filtering
     touched     (face, old code) pairs made WALL, a stack: a real chain's and the search's own
     exits       capture exits (and, for a slide step, free exits) of groups being searched
@@ -136,6 +137,7 @@ SING = 1
 WALL = 2
 DOT = 3  # + colour
 CIRCLE = 5  # + colour
+SEEN = 16  # added to a code while groups.fill has seen the face (no code reaches it)
 
 REASON_NO_PIECES = REASON_WIN
 REASON_NO_MOVES = 2
