@@ -244,7 +244,8 @@ def test_the_evaluation_setting_picks_the_evaluation_the_search_scores_leaves_wi
     game = state.game
     best = {}
     for name, evaluate in (("default", game.evaluate_kernel), ("fitted", gtbm_kernel.evaluate_fitted),
-                           ("material", gtbm_kernel.evaluate_material)):
+                           ("material", gtbm_kernel.evaluate_material),
+                           ("fitted_shallow", gtbm_kernel.evaluate_fitted_shallow)):
         order = root_actions(state)
         values = np.zeros(len(order))
         ab.search(game.legal_kernel, game.apply_kernel, evaluate, state.data.copy(), game.spec, 3, order, values,
@@ -255,7 +256,7 @@ def test_the_evaluation_setting_picks_the_evaluation_the_search_scores_leaves_wi
             assert agent.depth_reached == 3
             assert analysis.candidates[0].value == pytest.approx(values.max())
         best[name] = values.max()
-    assert len({round(v, 9) for v in best.values()}) == 3  # three evaluations, three values
+    assert len({round(v, 9) for v in best.values()}) == 4  # four evaluations, four values
 
 
 def test_the_evaluation_setting_is_described_and_checked() -> None:
@@ -268,7 +269,7 @@ def test_the_evaluation_setting_is_described_and_checked() -> None:
         "seconds=0.5,max_depth=32,evaluation=material")
     for spec in ("level5:evaluation=best", "alphabeta:evaluation=best"):
         with pytest.raises(boardlab.BoardlabError, match=r"^search setting evaluation='best': accepted in gtbm: "
-                                                         r"default, material, fitted$"):
+                                                         r"default, material, fitted, fitted_shallow$"):
             make_agent(spec).check(game)
     with pytest.raises(boardlab.BoardlabError, match=r"evaluation='fitted': accepted in mynd: default$"):
         make_agent("level5:evaluation=fitted").check(boardlab.load("mynd"))

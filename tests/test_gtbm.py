@@ -491,10 +491,12 @@ def test_the_fitted_evaluation_weighs_the_features_and_values_a_fresh_lead_more(
     chances = []
     for quiet in (0, 50, 90):
         state = gtbm().from_text(position(FEATURED, "w", ply=141, quiet=quiet))
-        k.evaluate_fitted(state.data.copy(), state.game.spec, values)
-        score = sum(w * f for w, f in zip(k.FITTED_WEIGHTS, features_of(state), strict=True))
-        assert values[0] == pytest.approx(1 / (1 + math.exp(-score))) and values.sum() == pytest.approx(1)
-        chances.append(values[0])
+        for evaluate, weights in ((k.evaluate_fitted_shallow, k.FITTED_SHALLOW_WEIGHTS),
+                                  (k.evaluate_fitted, k.FITTED_WEIGHTS)):
+            evaluate(state.data.copy(), state.game.spec, values)
+            score = sum(w * f for w, f in zip(weights, features_of(state), strict=True))
+            assert values[0] == pytest.approx(1 / (1 + math.exp(-score))) and values.sum() == pytest.approx(1)
+        chances.append(values[0])  # the fitted evaluation's
     # Three pieces up, Black's chances are above a half, and fall as the no-capture limit nears: a lead
     # not turned into captures ends in a draw (G6), so the search is drawn to capture while it can.
     assert 0.5 < chances[2] < chances[1] < chances[0]

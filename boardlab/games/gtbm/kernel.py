@@ -517,13 +517,31 @@ def features(state, spec, out):  # type: ignore[no-untyped-def]
 FITTED_WEIGHTS = (-0.659, 0.214, 0.0, 0.112, -0.132, -0.148, -0.130, 0.046, 1.016, 0.134, 0.680, -0.212)
 
 
-@njit(EVALUATE_SIG, cache=True)
-def evaluate_fitted(state, spec, values):  # type: ignore[no-untyped-def]
-    """``evaluation=fitted``: a logistic of the features weighed by ``FITTED_WEIGHTS``."""
+# The first fit, to 400 games between shallow searches (``bench/gtbm_texel.py --games 400 --depths 1 2 3 4
+# --random-plies 10 --seed 1``, before the last three features were added): ``evaluation=fitted_shallow``.
+# It put no weight on the steps a side has, and lost games by being shut in (docs/findings/search.md, GTBM).
+FITTED_SHALLOW_WEIGHTS = (-0.066, -0.008, 0.0, 0.014, -0.049, -0.098, -0.041, -0.115, 0.886, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True)
+def _weighed(state, spec, weights, values):  # type: ignore[no-untyped-def]
+    """Each seat's chances: a logistic of the features weighed by ``weights``."""
     found = feature_values(state, spec)
     score = 0.0
     for i in range(N_FEATURES):
-        score += FITTED_WEIGHTS[i] * found[i]
+        score += weights[i] * found[i]
     black = 1.0 / (1.0 + math.exp(-score))
     values[0] = black
     values[1] = 1.0 - black
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_fitted(state, spec, values):  # type: ignore[no-untyped-def]
+    """``evaluation=fitted``: a logistic of the features weighed by ``FITTED_WEIGHTS``."""
+    _weighed(state, spec, FITTED_WEIGHTS, values)
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_fitted_shallow(state, spec, values):  # type: ignore[no-untyped-def]
+    """``evaluation=fitted_shallow``: the same with ``FITTED_SHALLOW_WEIGHTS``."""
+    _weighed(state, spec, FITTED_SHALLOW_WEIGHTS, values)
