@@ -14,27 +14,10 @@ far more (most leaves are equal), so at equal time it reaches deeper: ``--second
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 import boardlab
 from boardlab.ai.alphabeta import AlphaBetaAgent
-from boardlab.games.gtbm import kernel as k
 from boardlab.match import play_out, score_of, wilson
-
-
-class _MaterialGame:
-    """The game as the search sees it, with leaves scored by material alone."""
-
-    def __init__(self, game: Any) -> None:
-        self.legal_kernel = game.legal_kernel
-        self.apply_kernel = game.apply_kernel
-        self.evaluate_kernel = k.evaluate_material
-        self.spec = game.spec
-
-
-class MaterialAgent(AlphaBetaAgent):
-    def _deepen(self, game: Any, data: Any, deadline: float) -> list[tuple[int, float]]:
-        return super()._deepen(_MaterialGame(game), data, deadline)  # type: ignore[arg-type]
 
 
 def play(game: boardlab.Game, depth: int, seconds: float, index: int, first: int) -> tuple[float, int]:
@@ -42,7 +25,8 @@ def play(game: boardlab.Game, depth: int, seconds: float, index: int, first: int
     seed = first + index
     seat = index % 2
     agents = {seat: AlphaBetaAgent(seconds=seconds, max_depth=depth, seed=seed * 97 + seat),
-              1 - seat: MaterialAgent(seconds=seconds, max_depth=depth, seed=seed * 97 + 1 - seat)}
+              1 - seat: AlphaBetaAgent(seconds=seconds, max_depth=depth, seed=seed * 97 + 1 - seat,
+                                       evaluation="material")}
     state = play_out(game.new_game(), agents)
     assert state.result is not None
     return score_of(state.result, seat), state.ply
@@ -68,8 +52,8 @@ def main() -> None:
         print(f"game {index + 1}: evaluation scored {score} in {ply} plies", flush=True)
     wins, draws = scores.count(1.0), scores.count(0.5)
     low, high = wilson(sum(scores) / len(scores), len(scores))
-    budget = f"{seconds} s a move" if args.seconds else f"depth {depth}"
-    print(f"evaluation vs material, {budget}, seeds {args.first}–{args.first + args.games - 1}, "
+    told = f"{seconds} s a move" if args.seconds else f"depth {depth}"
+    print(f"evaluation vs material, {told}, seeds {args.first}–{args.first + args.games - 1}, "
           f"{options or 'default options'}: "
           f"+{wins} ={draws} -{len(scores) - wins - draws}; score {sum(scores) / len(scores):.1%} "
           f"(95% CI {low:.1%}–{high:.1%}); mean length {sum(plies) / len(plies):.1f} plies")

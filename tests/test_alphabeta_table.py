@@ -234,3 +234,44 @@ def test_contempt_counts_a_draw_below_a_half() -> None:
                   order, values, 10**9, table.keys, table.info, table.values, gtbm_kernel.F_HASH,
                   tt.no_noisy_moves, 0, contempt)
         assert values.tolist() == pytest.approx([0.5 - contempt] * len(order))
+
+
+def test_the_evaluation_setting_picks_the_evaluation_the_search_scores_leaves_with(
+        positions: list[boardlab.State]) -> None:
+    from boardlab.ai.alphabeta import AlphaBetaAgent
+
+    state = positions[1]
+    game = state.game
+    best = {}
+    for name, evaluate in (("default", game.evaluate_kernel), ("fitted", gtbm_kernel.evaluate_fitted),
+                           ("material", gtbm_kernel.evaluate_material),
+                           ("fitted_shallow", gtbm_kernel.evaluate_fitted_shallow)):
+        order = root_actions(state)
+        values = np.zeros(len(order))
+        ab.search(game.legal_kernel, game.apply_kernel, evaluate, state.data.copy(), game.spec, 3, order, values,
+                  10**9)
+        for table in (False, True):
+            agent = AlphaBetaAgent(seconds=60, max_depth=3, seed=1, table=table, evaluation=name)
+            analysis = agent.analyse(state.view(state.to_move), exact=1)
+            assert agent.depth_reached == 3
+            assert analysis.candidates[0].value == pytest.approx(values.max())
+        best[name] = values.max()
+    assert len({round(v, 9) for v in best.values()}) == 4  # four evaluations, four values
+
+
+def test_the_evaluation_setting_is_described_and_checked() -> None:
+    game = boardlab.load("gtbm")
+    assert make_agent("level5:evaluation=fitted,quiescence=4").describe(game).endswith(
+        "table=True,quiescence=4,evaluation=fitted")
+    assert "evaluation" not in make_agent("level5").describe(game)
+    assert "evaluation" not in make_agent("level5_2026").describe(game)
+    assert make_agent("alphabeta:seconds=0.5,evaluation=material").describe() == (
+        "seconds=0.5,max_depth=32,evaluation=material")
+    for spec in ("level5:evaluation=best", "alphabeta:evaluation=best"):
+        with pytest.raises(boardlab.BoardlabError, match=r"^search setting evaluation='best': accepted in gtbm: "
+                                                         r"default, material, fitted, fitted_shallow$"):
+            make_agent(spec).check(game)
+    with pytest.raises(boardlab.BoardlabError, match=r"evaluation='fitted': accepted in mynd: default$"):
+        make_agent("level5:evaluation=fitted").check(boardlab.load("mynd"))
+    with pytest.raises(boardlab.BoardlabError, match="searched by MCTS here: accepted: evaluation=default"):
+        make_agent("level5:evaluation=material,algorithm=mcts").check(game)

@@ -416,3 +416,87 @@ def test_a_hint_says_when_its_moves_are_tied() -> None:
     hint = script.text[script.text.index("Hint"):]
     assert "all tied" not in hint
     assert "scores  50%" in hint and "scores  49%" in hint
+
+
+# -- the fitted evaluation (evaluation=fitted; docs/findings/search.md, GTBM) --------------------
+
+FEATURED = """
+    8  . . . . . . . W
+    7  . B . . . . B .
+    6  . . . . . . . .
+    5  . . . B W . . .
+    4  . . . B . . . .
+    3  . . . . . . . .
+    2  . . . . . . . .
+    1  B . . . . . . .
+"""
+
+
+def mirrored(diagram: str) -> str:
+    """The same position with the colours swapped and the board turned upside down (files kept)."""
+    lines = [line for line in textwrap.dedent(diagram).splitlines() if RANK.match(line)]
+    swap = str.maketrans("BW", "WB")
+    return "\n".join(f"{9 - i}  {RANK.match(line).group(2).strip().translate(swap)}"  # type: ignore[union-attr]
+                     for i, line in enumerate(reversed(lines)))
+
+
+def features_of(state: boardlab.State) -> list[float]:
+    import numpy as np
+
+    from boardlab.games.gtbm import kernel as k
+
+    out = np.zeros(k.N_FEATURES)
+    k.features(state.data.copy(), state.game.spec, out)
+    return out.tolist()
+
+
+def test_the_features_count_what_their_names_say() -> None:
+    from boardlab.games.gtbm import kernel as k
+
+    state = gtbm().from_text(position(FEATURED, "b", quiet=25))
+    found = dict(zip(k.FEATURES, features_of(state), strict=True))
+    # Black's 5 pieces (a1 on its home row, d4, d5 propped up by d4, b7, g7) against White's 2 (h8 at
+    # home, shut in by g7, and e5).
+    assert found == {
+        "pieces": 3,
+        "steps": 10 - 2,  # a1 1, d4 2 (e5 is taken), d5 2 (d4 is taken), b7 3, g7 2; h8 0, e5 2
+        "threats_to_move": 1,  # d5-e6 takes e5; Black is to move
+        "threats_waiting": 0,  # e5-d4 would take d5, but d4 is occupied
+        "loose": 3 - 1,  # d4, b7, g7 have empty squares behind them (d5 has d4, a1 is at home); e5 has e6
+        "home_row": 1 - 1,
+        "far_row": 0,
+        "advancement": (3 + 4 + 6 + 6 - 3) / 8,
+        "lead_fresh": 3 * 75 / 100,  # 75 of the 100 plies without a capture (G6) are left
+        "stuck": 0 - 1,  # h8
+        "pieces_traded": 3 * 9 / 16,  # 9 of the 16 pieces are gone
+        "steps_traded": 8 * 9 / 16,
+    }
+
+
+def test_the_features_are_the_same_for_the_other_colour() -> None:
+    for to_move, other in (("b", "w"), ("w", "b")):
+        state = gtbm().from_text(position(FEATURED, to_move, quiet=40))
+        flipped = gtbm().from_text(position(mirrored(FEATURED), other, quiet=40))
+        assert features_of(flipped) == pytest.approx([-f for f in features_of(state)])
+
+
+def test_the_fitted_evaluation_weighs_the_features_and_values_a_fresh_lead_more() -> None:
+    import math
+
+    import numpy as np
+
+    from boardlab.games.gtbm import kernel as k
+
+    values = np.zeros(2)
+    chances = []
+    for quiet in (0, 50, 90):
+        state = gtbm().from_text(position(FEATURED, "w", ply=141, quiet=quiet))
+        for evaluate, weights in ((k.evaluate_fitted_shallow, k.FITTED_SHALLOW_WEIGHTS),
+                                  (k.evaluate_fitted, k.FITTED_WEIGHTS)):
+            evaluate(state.data.copy(), state.game.spec, values)
+            score = sum(w * f for w, f in zip(weights, features_of(state), strict=True))
+            assert values[0] == pytest.approx(1 / (1 + math.exp(-score))) and values.sum() == pytest.approx(1)
+        chances.append(values[0])  # the fitted evaluation's
+    # Three pieces up, Black's chances are above a half, and fall as the no-capture limit nears: a lead
+    # not turned into captures ends in a draw (G6), so the search is drawn to capture while it can.
+    assert 0.5 < chances[2] < chances[1] < chances[0]

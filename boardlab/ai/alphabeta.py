@@ -34,7 +34,8 @@ class AlphaBetaAgent(Agent):
     """Minimax with alpha-beta pruning, deepening until ``seconds`` are spent (or ``max_depth``)."""
 
     def __init__(self, seconds: float = 1.0, max_depth: int = 32, seed: int | None = None,
-                 name: str = "alphabeta", table: bool = False, quiescence: int = 0, contempt: float = 0.0) -> None:
+                 name: str = "alphabeta", table: bool = False, quiescence: int = 0, contempt: float = 0.0,
+                 evaluation: str = "default") -> None:
         if seconds <= 0:
             raise BoardlabError("an alpha-beta agent needs a positive time budget")
         self.seconds = seconds
@@ -52,9 +53,11 @@ class AlphaBetaAgent(Agent):
         self.table = tt.Table() if table else None
         self.quiescence = quiescence
         self.contempt = contempt
+        self.evaluation = evaluation  # which of the game's evaluations scores the leaves (Game.evaluation_named)
 
     def describe(self, game: Game | None = None) -> str:
-        on = (("table", self.table is not None), ("quiescence", self.quiescence), ("contempt", self.contempt))
+        on = (("table", self.table is not None), ("quiescence", self.quiescence), ("contempt", self.contempt),
+              ("evaluation", "" if self.evaluation == "default" else self.evaluation))
         extra = [f"{name}={value}" for name, value in on if value]
         return ",".join([f"seconds={self.seconds},max_depth={self.max_depth}", *extra])
 
@@ -69,6 +72,7 @@ class AlphaBetaAgent(Agent):
         if not game.has_evaluation or game.num_seats != 2 or not game.info.perfect_information:
             raise BoardlabError(f"alpha-beta needs a two-seat game of perfect information with an evaluation; "
                                 f"{game.id} is not one")
+        game.evaluation_named(self.evaluation)  # one the game has, or a one-line error
 
     def analyse(self, view: View, exact: int = 3) -> Analysis:
         """Root moves best first. Alpha-beta proves only the best one's value and bounds for the rest
@@ -157,10 +161,11 @@ class AlphaBetaAgent(Agent):
     def _search(self, game: Game, data: np.ndarray, depth: int, order: np.ndarray, values: np.ndarray,
                 node_limit: int) -> int:
         """One search to ``depth`` (the kernels' :func:`search`), with the table if this agent keeps one."""
+        evaluate = game.evaluation_named(self.evaluation)
         if self.table is None:
-            return int(ab.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec,
+            return int(ab.search(game.legal_kernel, game.apply_kernel, evaluate, data, game.spec,
                                  depth, order, values, node_limit))
         noisy = game.noisy_kernel or tt.no_noisy_moves
-        return int(tt.search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, data, game.spec, depth,
+        return int(tt.search(game.legal_kernel, game.apply_kernel, evaluate, data, game.spec, depth,
                              order, values, node_limit, self.table.keys, self.table.info, self.table.values,
                              game.search_key_field, noisy, self.quiescence, self.contempt))

@@ -195,12 +195,15 @@ def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) ->
     from boardlab.ai.alphabeta import AlphaBetaAgent
 
     settings: dict[str, Any] = {"seconds": 1.0 if seconds is None else seconds, "max_depth": 32, "table": False,
-                                "quiescence": 0, "contempt": 0.0}
+                                "quiescence": 0, "contempt": 0.0, "evaluation": "default"}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep or key not in settings:
             raise OptionError(f"agent setting {item!r}: accepted: seconds=…, max_depth=…, table=…, quiescence=…, "
-                              "contempt=…")
+                              "contempt=…, evaluation=…")
+        if key == "evaluation":
+            settings[key] = value  # checked against the game's evaluations before the first move
+            continue
         if key in ("table", "quiescence", "contempt"):
             settings[key] = _convert(key, value, {"table": "bool", "quiescence": "int", "contempt": "float"}[key])
             if settings[key] is None or settings[key] < 0:
@@ -211,4 +214,5 @@ def _alphabeta(rest: str, seed: int | None, seconds: float | None, name: str) ->
             raise OptionError(f"agent setting {item!r}: accepted: a positive number")
         _check_range(item, key, settings[key])
     return AlphaBetaAgent(seconds=settings["seconds"], max_depth=settings["max_depth"], seed=seed, name=name,
-                          table=settings["table"], quiescence=settings["quiescence"], contempt=settings["contempt"])
+                          table=settings["table"], quiescence=settings["quiescence"], contempt=settings["contempt"],
+                          evaluation=settings["evaluation"])

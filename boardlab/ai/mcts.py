@@ -69,6 +69,9 @@ class SearchSettings:
     table: bool = False
     quiescence: int = 0
     contempt: float = 0.0
+    # Which of the game's evaluations alpha-beta scores its leaves with (``Game.evaluations``; GTBM:
+    # ``material``, ``fitted``); "default" is the game's own ``evaluate_kernel``.
+    evaluation: str = "default"
     # Enhancements of the search, all off in plain UCT (sources in mcts_kernel's docstring; measured in
     # docs/findings/search.md). ``amaf``: "rave" or "grave" blends AMAF statistics into selection;
     # ``ref`` is GRAVE's threshold of playouts and ``bias`` its beta schedule's bias (Ludii's McGRAVE:
@@ -96,7 +99,7 @@ class SearchSettings:
 # The enhancements' settings and their "off" values. A description leaves them out while they are off,
 # so that agents that play as before these settings existed are described as before (match records).
 ENHANCEMENTS = ("amaf", "ref", "bias", "playout", "policy", "epsilon", "tau", "implicit", "merge_hidden", "table",
-                "quiescence", "contempt")
+                "quiescence", "contempt", "evaluation")
 # Settings a description leaves out at their default, for the same reason.
 OMITTED_AT_DEFAULT = (*ENHANCEMENTS, "restrict")
 AMAF_KINDS = ("off", "rave", "grave")
@@ -222,6 +225,11 @@ class MCTSAgent(Agent):
     def check(self, game: Game) -> None:
         settings = self.settings_for(game)
         restriction_for(game, settings.restrict)  # one the game declares, or none
+        if settings.evaluation != "default":
+            game.evaluation_named(settings.evaluation)  # one the game has, or a one-line error
+            if settings.algorithm != "auto" or game.search_algorithm != "alphabeta":
+                raise BoardlabError(f"search setting evaluation={settings.evaluation!r} chooses alpha-beta's "
+                                    f"evaluation; {game.id} is searched by MCTS here: accepted: evaluation=default")
         if settings.implicit > 0 and not game.has_evaluation:
             raise BoardlabError(f"search setting implicit={settings.implicit}: {game.id} has no evaluation to "
                                 "back up; accepted there: implicit=0")
@@ -265,13 +273,16 @@ class MCTSAgent(Agent):
         seconds, max_depth = settings.seconds or 10.0, settings.depth or 32
         if settings.table:  # one searcher for the whole game, so that its table carries over
             searcher = self._searcher
-            if searcher is None or (searcher.seconds, searcher.max_depth, searcher.quiescence, searcher.contempt) != (
-                    seconds, max_depth, settings.quiescence, settings.contempt):
+            if searcher is None or (searcher.seconds, searcher.max_depth, searcher.quiescence, searcher.contempt,
+                                    searcher.evaluation) != (seconds, max_depth, settings.quiescence,
+                                                             settings.contempt, settings.evaluation):
                 searcher = AlphaBetaAgent(seconds=seconds, max_depth=max_depth, seed=self._rng.randrange(2**31),
-                                          table=True, quiescence=settings.quiescence, contempt=settings.contempt)
+                                          table=True, quiescence=settings.quiescence, contempt=settings.contempt,
+                                          evaluation=settings.evaluation)
                 self._searcher = searcher
         else:
-            searcher = AlphaBetaAgent(seconds=seconds, max_depth=max_depth, seed=self._rng.randrange(2**31))
+            searcher = AlphaBetaAgent(seconds=seconds, max_depth=max_depth, seed=self._rng.randrange(2**31),
+                                      evaluation=settings.evaluation)
         began = time.perf_counter()
         analysis = searcher.analyse(view, exact)
         self.iterations_done = 0

@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     match = commands.add_parser("match", help="play many games between two agents and score them")
     _add_game_arguments(match)
     match.add_argument("agent_a", metavar="AGENT_A", help="random, level1…level5, uct:setting=value,…, "
-                       "or alphabeta:seconds=…,max_depth=…,table=…,quiescence=…,contempt=…")
+                       "or alphabeta:seconds=…,max_depth=…,table=…,quiescence=…,contempt=…,evaluation=…")
     match.add_argument("agent_b", metavar="AGENT_B", help="the opponent, in the same form")
     match.add_argument("--games", type=int, default=20, help="games to play, seats alternating (default 20)")
     match.add_argument("--seconds-per-move", type=float, metavar="S",

@@ -82,6 +82,9 @@ class Game(ABC):
     # ``noisy(state, spec, action)``, the moves the quiescence search goes on with (None: no such moves).
     search_key_field: ClassVar[int] = -1
     noisy_kernel: ClassVar[Callable[..., bool] | None] = None
+    # Other evaluations alpha-beta may score its leaves with, by name (agent setting ``evaluation=NAME``;
+    # ``default`` is always ``evaluate_kernel``), so that a new evaluation can be matched against the old.
+    evaluations: ClassVar[Mapping[str, Callable[..., None]]] = {}
 
     # What may stand on a cell, for observation planes (:mod:`boardlab.core.planes`).
     plane_kinds: ClassVar[tuple[str, ...]] = ("piece",)
@@ -199,6 +202,15 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash((self.id, tuple(sorted(self.options.items()))))
+
+    def evaluation_named(self, name: str) -> Callable[..., None]:
+        """The evaluation kernel called ``name`` (``evaluations``; ``default``: ``evaluate_kernel``)."""
+        if name == "default":
+            return self.evaluate_kernel
+        if name in self.evaluations:
+            return self.evaluations[name]
+        raise BoardlabError(f"search setting evaluation={name!r}: accepted in {self.id}: "
+                            f"{', '.join(['default', *self.evaluations])}")
 
     # -- states ---------------------------------------------------------------------------------
 

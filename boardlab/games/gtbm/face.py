@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,11 @@ class Gtbm(kit.NamedCells, kit.SquareBoard, Game, kernels=k):
     search_algorithm = "alphabeta"  # measured: alpha-beta on material beat plain UCT (see docs/rules/gtbm.md)
     search_key_field = k.F_HASH  # alpha-beta's transposition table keys positions by their Zobrist hash
     noisy_kernel = staticmethod(k.is_capture)  # and its quiescence search goes on with captures
+    # ``evaluation=material``: pieces alone (before 25 November 2026); ``fitted``: weights fitted to the
+    # results of recorded games (bench/gtbm_texel.py), ``fitted_shallow`` to games between shallow searches.
+    # Measured against the default in docs/findings/search.md, GTBM.
+    evaluations = MappingProxyType({"material": k.evaluate_material, "fitted": k.evaluate_fitted,
+                                    "fitted_shallow": k.evaluate_fitted_shallow})
 
     def check_options(self, resolved: dict[str, OptionValue], given: Mapping[str, Any]) -> None:
         size = int(resolved["size"])

@@ -422,3 +422,126 @@ def planes(view, spec, seat, out):  # type: ignore[no-untyped-def]
             out[value - 1, cell] = 1
             if value - 1 == seat:
                 out[2, cell] = 1
+
+
+# The features of a position that the fitted evaluation weighs (``evaluation=fitted``), each Black's
+# minus White's, in ``features``' order. ``bench/gtbm_texel.py`` fits their weights to game results.
+FEATURES = ("pieces", "steps", "threats_to_move", "threats_waiting", "loose", "home_row", "far_row",
+            "advancement", "lead_fresh", "stuck", "pieces_traded", "steps_traded")
+# ``bench/gtbm_texel.py --bounded`` fits the weights of these at 0 or more, so that a piece more is never
+# worse: the no-capture limit (G6) may make a lead worth less, never less than nothing.
+LEAD_FEATURES = ("pieces", "lead_fresh", "pieces_traded")
+N_FEATURES = len(FEATURES)
+
+
+@njit(cache=True)
+def feature_values(state, spec):  # type: ignore[no-untyped-def]
+    """The position's features (``FEATURES``), each Black's minus White's, as a tuple.
+
+    - ``pieces``: the difference in pieces;
+    - ``steps``: in steps each side could make (a side without one loses, G5);
+    - ``threats_to_move`` / ``threats_waiting``: in captures ready, for the side to move (it can take
+      now) and for the other (the side to move may still parry);
+    - ``loose``: pieces that could be taken, off their home row with the square behind them empty;
+    - ``home_row``: pieces on their own home row (never taken, but they can only step forward);
+    - ``far_row``: pieces on the opponent's home row (they can only step back);
+    - ``advancement``: in ranks advanced, summed over the pieces, divided by the board's size;
+    - ``lead_fresh``: the difference in pieces times the share of the no-capture limit left (G6): a
+      lead that has not been turned into a capture is worth less as the limit comes near;
+    - ``stuck``: pieces that have no step at all;
+    - ``pieces_traded`` / ``steps_traded``: the differences in pieces and in steps times the share of
+      all pieces already taken: in an ending a piece and a step count for more (most decided games are
+      decided there, by the last pieces taken or shut in, G5).
+    """
+    size = spec[S_SIZE]
+    neigh = spec[S_NEIGH]
+    to_move = state[F_SIDE]
+    steps_lead = 0.0
+    to_move_lead = 0.0
+    waiting_lead = 0.0
+    loose_lead = 0.0
+    home_lead = 0.0
+    far_lead = 0.0
+    advancement_lead = 0.0
+    stuck_lead = 0.0
+    for side in range(2):
+        sign = 1.0 if side == 0 else -1.0
+        steps, threats = steps_and_threats(state, spec, side)
+        steps_lead += sign * steps
+        if side == to_move:
+            to_move_lead += sign * threats
+        else:
+            waiting_lead += sign * threats
+        pieces = spec[S_PIECES] + side * size
+        back = spec[S_STEPS + 3 * side + BACK]
+        for i in range(state[F_COUNT + side]):
+            cell = state[pieces + i]
+            base = neigh + 8 * cell
+            free = False
+            for k in range(3):
+                to = spec[base + spec[S_STEPS + 3 * side + k]]
+                if to >= 0 and state[BOARD + to] == EMPTY:
+                    free = True
+            if not free:
+                stuck_lead += sign
+            rank = advancement(spec, side, cell)
+            if rank == 0:
+                home_lead += sign
+            else:
+                if rank == size - 1:
+                    far_lead += sign
+                behind = spec[neigh + 8 * cell + back]
+                if behind >= 0 and state[BOARD + behind] == EMPTY:
+                    loose_lead += sign
+        advancement_lead += sign * state[F_ADV + side] / size
+    lead = float(state[F_COUNT] - state[F_COUNT + 1])
+    traded = 1.0 - (state[F_COUNT] + state[F_COUNT + 1]) / (2.0 * size)
+    return (lead, steps_lead, to_move_lead, waiting_lead, loose_lead, home_lead, far_lead, advancement_lead,
+            lead * (1.0 - state[F_QUIET] / spec[S_LIMIT]), stuck_lead, lead * traded, steps_lead * traded)
+
+
+@njit(cache=True)
+def features(state, spec, out):  # type: ignore[no-untyped-def]
+    """Write the position's features (:func:`feature_values`) into ``out``."""
+    values = feature_values(state, spec)
+    for i in range(N_FEATURES):
+        out[i] = values[i]
+
+
+# Fitted by ``bench/gtbm_texel.py --games 0 --records docs/findings/search-records docs/findings/ladder-records``
+# (the quiet positions of the 179 recorded games with the default rules between searching players, 29,319
+# positions, 29% of them from decided games; docs/findings/search.md, GTBM), in ``FEATURES``' order.
+# ``threats_to_move`` is 0 in every quiet position, so it has no weight: pair this evaluation with
+# ``quiescence``, which searches the captures ready at a leaf. Unbounded, the fit values a lead below
+# nothing late in the no-capture limit (pieces -0.659 + lead_fresh 1.016 at the limit's start).
+FITTED_WEIGHTS = (-0.659, 0.214, 0.0, 0.112, -0.132, -0.148, -0.130, 0.046, 1.016, 0.134, 0.680, -0.212)
+
+
+# The first fit, to 400 games between shallow searches (``bench/gtbm_texel.py --games 400 --depths 1 2 3 4
+# --random-plies 10 --seed 1``, before the last three features were added): ``evaluation=fitted_shallow``.
+# It put no weight on the steps a side has, and lost games by being shut in (docs/findings/search.md, GTBM).
+FITTED_SHALLOW_WEIGHTS = (-0.066, -0.008, 0.0, 0.014, -0.049, -0.098, -0.041, -0.115, 0.886, 0.0, 0.0, 0.0)
+
+
+@njit(cache=True)
+def _weighed(state, spec, weights, values):  # type: ignore[no-untyped-def]
+    """Each seat's chances: a logistic of the features weighed by ``weights``."""
+    found = feature_values(state, spec)
+    score = 0.0
+    for i in range(N_FEATURES):
+        score += weights[i] * found[i]
+    black = 1.0 / (1.0 + math.exp(-score))
+    values[0] = black
+    values[1] = 1.0 - black
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_fitted(state, spec, values):  # type: ignore[no-untyped-def]
+    """``evaluation=fitted``: a logistic of the features weighed by ``FITTED_WEIGHTS``."""
+    _weighed(state, spec, FITTED_WEIGHTS, values)
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_fitted_shallow(state, spec, values):  # type: ignore[no-untyped-def]
+    """``evaluation=fitted_shallow``: the same with ``FITTED_SHALLOW_WEIGHTS``."""
+    _weighed(state, spec, FITTED_SHALLOW_WEIGHTS, values)
