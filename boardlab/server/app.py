@@ -111,8 +111,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.service = service
     app.state.settings = settings
     _handlers(app)
-    # The routers are tried in order, each route in turn: the games' first, as a move is the request made
-    # most often (no path of one router is another's).
+    # The routers are tried in order, each route in turn: the move first, on the app's own router, then the
+    # games' router, as a move is the request made most often (no path of one router is another's).
+    games.add_move_route(app)
+    document_caller(app.router)
     for router in (games.router, accounts.router, catalog.router, board.router):
         app.include_router(document_caller(router))
     # The browser's pages (templates and static files) are included here, beside the API they use.

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from fastapi import Request, Response
@@ -104,9 +104,14 @@ class StrictJsonRoute(APIRoute):
     """A route whose JSON body is read by :func:`strict_loads`."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
+        handler = self.strict_handler()
 
         async def strict(request: Request) -> Response:
             return await handler(StrictJsonRequest(request.scope, request.receive))
 
         return strict
+
+    def strict_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        """What answers the request once it reads its JSON strictly: FastAPI's handler (a subclass's may
+        differ: :class:`boardlab.server.direct.DirectRoute`)."""
+        return super().get_route_handler()

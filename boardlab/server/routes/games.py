@@ -8,12 +8,13 @@ import os
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, FastAPI, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.concurrency import run_in_threadpool
 
 from boardlab.server import views
+from boardlab.server.direct import DirectRoute
 from boardlab.server.errors import Unavailable
 from boardlab.server.lists import ArchiveQuery, Outcome
 from boardlab.server.routes.deps import Caller, Service
@@ -46,14 +47,24 @@ HINT_SECONDS = 60
 KEEPALIVE_SECONDS = 15.0
 
 
-# The first route: a router tries its routes in order, and a move is the request made most often.
-@router.post("/games/{game_id}/moves", response_model=GameOut, status_code=201,
-             responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
-                        422: {"description": "illegal move, with the rules' reason"}})
 async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, request: Request) -> Response:
     # The service read from the app, not as a dependency: FastAPI resolves each dependency on every request.
     service: GameService = request.app.state.service
     return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
+
+
+def add_move_route(app: FastAPI) -> None:
+    """The move route, on ``app``'s own router, its first route: routers try their routes in order, and a
+    move is the request made most often. On a router of its own that the app included, it would be found
+    twice on every request (the app's router asks the included one whether it has the path, then the
+    included router looks again to hand the request over), each time looking over all its routes; and
+    its parameters are read without FastAPI's resolution of them where they are valid (DirectRoute). Its
+    path and tag are this module's router's, as if it were one of its routes."""
+    app.router.add_api_route(
+        router.prefix + "/games/{game_id}/moves", make_move, methods=["POST"], tags=list(router.tags),
+        response_model=GameOut, status_code=201, route_class_override=DirectRoute,
+        responses={403: {"description": "not your seat"}, 409: {"description": "stale ply, or the game is over"},
+                   422: {"description": "illegal move, with the rules' reason"}})
 
 
 @router.post("/games", response_model=CreatedGameOut, status_code=201)
