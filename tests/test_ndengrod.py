@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import boardlab
+from boardlab.games.ndengrod import kernel as k
 from tests.diagrams import board_field, position
 
 # The seed's example, verbatim but for the lost indentation: "a game won by X who has formed a
@@ -377,3 +378,57 @@ def test_repr_pastes_back() -> None:
     state = ndengrod(size=4).new_game().play("c3")
     assert repr(state) == "boardlab.load('ndengrod', size=4).from_text('4/5/2x3/7/6/5/4 o 1')"
     assert eval(repr(state), {"boardlab": boardlab}) == state
+
+
+# -- the position's text and drawing, against plain references --------------------------------------
+
+
+def _reference_text(game: boardlab.Game, state: boardlab.State) -> str:
+    """The position text written plainly: each row's cells, runs of empty cells counted, then the fields."""
+    data, rows, row_texts = state.data, {}, []
+    for cell, (row, _) in enumerate(game.topology.coords):
+        rows.setdefault(row, []).append(".xo"[int(data[k.BOARD + cell])])
+    for letters in rows.values():
+        text, empty = "", 0
+        for letter in [*letters, "end"]:
+            if letter == ".":
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + ("" if letter == "end" else letter)
+            empty = 0
+        row_texts.append(text)
+    fields = ["/".join(row_texts), "xo"[int(data[k.F_COLOUR])], str(state.ply)]
+    fields += ["swapped"] * bool(data[k.F_SWAPPED]) + ["passed"] * bool(data[k.F_PASSES])
+    if state.is_over:
+        fields.append(f"end:{state.end_reason}")
+    return " ".join(fields)
+
+
+def _reference_drawing(game: boardlab.Game, state: boardlab.State) -> str:
+    """The board drawn plainly: the empty drawing's lines with each cell's letter put in its place."""
+    lines, places = game._drawing()  # type: ignore[attr-defined]
+    rows = [list(line) for line in lines]
+    for cell, (line, column) in enumerate(places):
+        rows[line][column] = ".xo"[int(state.data[k.BOARD + cell])]
+    return "\n".join("".join(row) for row in rows)
+
+
+@pytest.mark.parametrize("options", [{}, {"size": 3, "length": 3}, {"board": "trapezoid", "swap": True},
+                                     {"size": 4, "swap": True, "self_capture": False}])
+def test_position_text_and_drawing_match_plain_references_along_random_games(options: dict[str, object]) -> None:
+    import random
+
+    game = ndengrod(**options)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(12):
+        state = game.new_game()
+        while True:
+            assert state.to_text() == _reference_text(game, state)
+            assert str(state) == _reference_drawing(game, state)
+            assert game.from_text(state.to_text()).to_text() == state.to_text()
+            checked += 1
+            if state.is_over:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+    assert checked > 100

@@ -38,6 +38,13 @@ async def _answer(send: Send, status: int, detail: str, headers: Iterable[tuple[
     await send({"type": "http.response.body", "body": body})
 
 
+async def _too_large(send: Send, record: bool, limit: int) -> None:
+    # Written only when refusing: every request with a body passes BodyLimit.
+    what = (f"a new game's request (which may carry a record) may be at most {kib(limit)} (--max-record)"
+            if record else f"a request's body may be at most {kib(limit)} (--max-body)")
+    await _answer(send, 413, f"the request body is too large: {what}", [(b"connection", b"close")])
+
+
 def _header(scope: Scope, name: bytes) -> bytes | None:
     for key, value in scope["headers"]:
         if key == name:
@@ -61,11 +68,9 @@ class BodyLimit:
             return
         record = scope["method"] == "POST" and scope["path"].rstrip("/") == "/api/games"
         limit = self.record_limit if record else self.limit
-        what = (f"a new game's request (which may carry a record) may be at most {kib(limit)} (--max-record)"
-                if record else f"a request's body may be at most {kib(limit)} (--max-body)")
         declared = _header(scope, b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _answer(send, 413, f"the request body is too large: {what}", [(b"connection", b"close")])
+            await _too_large(send, record, limit)
             return
         chunks: list[bytes] = []
         size = 0
@@ -76,7 +81,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _answer(send, 413, f"the request body is too large: {what}", [(b"connection", b"close")])
+                await _too_large(send, record, limit)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):

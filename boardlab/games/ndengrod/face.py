@@ -21,6 +21,7 @@ was a pass) and ``end:<reason>``:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -45,11 +46,19 @@ _CELL = re.compile(r"([a-z])(\d{1,2})")
 
 # A position's text: stone codes (0 empty, 1 and 2 the colours) as letters, and a run of empty cells.
 _LETTERS = bytes.maketrans(b"\x00\x01\x02", b".xo")
+_STONE_LETTERS = np.frombuffer(b".xo", dtype=np.uint8)  # the same, indexed by stone code (drawing)
 _EMPTY_RUN = re.compile(r"\.+")
 
 
 def _run_length(run: re.Match[str]) -> str:
     return str(len(run.group()))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _row_text(letters: str) -> str:
+    """A row's letters with its runs of empty cells counted. Kept: the same rows come back from position
+    to position (a move changes one or two of them), and a server writes a position's text for every answer."""
+    return _EMPTY_RUN.sub(_run_length, letters)
 
 
 class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k):
@@ -190,7 +199,7 @@ class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k)
     def position_text(self, data: np.ndarray) -> str:
         # The cells as letters in one string, each row a slice of it, its runs of empty cells counted (FEN).
         letters = data[k.BOARD:k.BOARD + self.cells].astype(np.uint8).tobytes().translate(_LETTERS).decode()
-        parts = [_EMPTY_RUN.sub(_run_length, letters[row[0]:row[-1] + 1]) for row in self._rows()]
+        parts = [_row_text(letters[row[0]:row[-1] + 1]) for row in self._rows()]
         fields = ["/".join(parts), COLOURS[int(data[k.F_COLOUR])], str(int(data[kernel.PLY]))]
         if data[k.F_SWAPPED]:
             fields.append("swapped")
@@ -297,11 +306,22 @@ class Ndengrod(kit.NamedCells, kit.TextOfAction, kit.PlyCapped, Game, kernels=k)
 
     def render(self, view: View) -> str:
         """The board in the seed's style: row letters at the left, diagonal numbers above and right."""
+        blank, places = self._drawing_bytes()
+        drawn = blank.copy()
+        drawn[places] = _STONE_LETTERS[view.data[k.BOARD:k.BOARD + self.cells]]
+        return drawn.tobytes().decode("ascii")
+
+    def _drawing_bytes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The empty board's drawing as ASCII bytes, and each cell's place in them: made once per board, so
+        that drawing a position (a server does for every answer) is a copy and one assignment."""
+        found: tuple[np.ndarray, np.ndarray] | None = getattr(self, "_drawn_bytes", None)
+        if found is not None:
+            return found
         lines, places = self._drawing()
-        rows = [list(line) for line in lines]
-        for stone, (line, column) in zip(view.data[k.BOARD: k.BOARD + self.cells].tolist(), places, strict=True):
-            rows[line][column] = "." if stone == 0 else COLOURS[stone - 1]
-        return "\n".join("".join(row) for row in rows)
+        starts = np.cumsum([0] + [len(line) + 1 for line in lines[:-1]])  # each line's start, after its "\n"
+        blank = np.frombuffer("\n".join(lines).encode("ascii"), dtype=np.uint8).copy()
+        self._drawn_bytes = (blank, np.array([starts[line] + column for line, column in places], dtype=np.intp))
+        return self._drawn_bytes
 
     def _drawing(self) -> tuple[list[str], list[tuple[int, int]]]:
         """The empty board's lines and each cell's (line, column) in them: drawn once per board, since a
