@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
 
-from boardlab.core.registry import load
 from boardlab.errors import BoardlabError, RecordError
 from boardlab.outcome import outcome_sentence
 from boardlab.server import clocks, ratings, repository, warmup
@@ -29,7 +28,7 @@ from boardlab.server.db import AsyncAutocommitConnection, AutocommitConnection, 
 from boardlab.server.errors import Conflict, NotAllowed, NotFound, NotLoggedIn
 from boardlab.server.models import Game as GameRow
 from boardlab.server.models import Seat, User
-from boardlab.server.positions import StateCache, current_state, game_of, known_moves, replay
+from boardlab.server.positions import StateCache, current_state, game_of, known_moves, new_rules, replay
 from boardlab.server.repository import (
     MoveInfo,
     known_game,
@@ -165,7 +164,7 @@ def create(session: Session, actor: Actor, request: CreateGameRequest, upload: U
             raise BoardlabError("say which game: 'game' (see /api/catalog), or a 'record' to continue")
         game_id, variant, options = request.game, request.variant, dict(request.options)
     warmup.prepare(game_id)
-    game = load(game_id, variant=variant, **options)
+    game = new_rules(game_id, variant, options)
     state = upload.state if upload is not None else game.new_game()
     specs = request.seats or [SeatRequest(kind="me"), SeatRequest(kind="ai")]
     if actor.user is None and not request.seats:

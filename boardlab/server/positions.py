@@ -32,6 +32,19 @@ def game_of(row: GameRow) -> Game:
     return _game(row.game, tuple(sorted(row.options.items())))
 
 
+def new_rules(game_id: str, variant: str | None, options: dict[str, Any]) -> Game:
+    """``load(game_id, variant=variant, **options)``, as a new game asks for it, built once and kept: a
+    game's rules build their tables (the board's drawing, its cells' names) once, when first asked, and
+    a new game's first answer and its moves would build them again for every game. Each option's type
+    is part of the key (``True == 1``, but they are not the same option value)."""
+    return _new_rules(game_id, variant, tuple(sorted((name, type(value), value) for name, value in options.items())))
+
+
+@lru_cache(maxsize=256)
+def _new_rules(game_id: str, variant: str | None, options: tuple[tuple[str, type, Any], ...]) -> Game:
+    return load(game_id, variant=variant, **{name: value for name, _, value in options})
+
+
 def replay(game: Game, start: str | None, moves: list[str]) -> State:
     state = game.from_text(start) if start else game.new_game()
     for text in moves:
