@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pydantic import TypeAdapter
 
 from boardlab.server import clocks
+from boardlab.server.clocks import TimeControl
 from boardlab.server.models import Game as GameRow
 from boardlab.server.play import outcome_of, seat_name, time_control
 from boardlab.server.positions import game_of
@@ -39,18 +40,32 @@ def utc(moment: datetime | None) -> datetime | None:
     return None if moment is None else moment.replace(tzinfo=UTC)
 
 
-def time_out(row: GameRow) -> TimeOut:
-    control = time_control(row)
+# An answer's time control and seats change seldom from one answer to the next: each is made once for its
+# values and shared, as move_out's entries are (a model depends only on these values, and none is changed
+# once made). Values equal as keys (1 and 1.0) make equal models: the fields' types convert them alike.
+@lru_cache(maxsize=1 << 10)
+def _time_out(control: TimeControl) -> TimeOut:
     return TimeOut(kind=control.kind, description=control.describe(), days_per_move=control.days_per_move,
                    minutes=None if control.base_seconds is None else control.base_seconds / 60,
                    increment=control.increment_seconds)
 
 
+def time_out(row: GameRow) -> TimeOut:
+    return _time_out(time_control(row))
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat_out(seat: int, kind: str, name: str | None, accepted: bool, label: str, rating: float | None,
+              rating_change: float | None) -> SeatOut:
+    return SeatOut(seat=seat, kind=kind, name=name, accepted=accepted, label=label, rating=rating,
+                   rating_change=rating_change)
+
+
 def seats_out(row: GameRow, view: View | None) -> list[SeatOut]:
     game = game_of(row)
-    return [SeatOut(seat=s.seat, kind=s.kind, name=seat_name(s), accepted=s.accepted,
-                    label=game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat),
-                    rating=s.rating, rating_change=s.rating_change)
+    return [_seat_out(s.seat, s.kind, seat_name(s), s.accepted,
+                      game.seat_label(view.data, s.seat) if view is not None else game.seat_name(s.seat),
+                      s.rating, s.rating_change)
             for s in row.seats]
 
 
