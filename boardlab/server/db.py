@@ -24,7 +24,7 @@ import select
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import Connection, Dialect, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -32,6 +32,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import PoolProxiedConnection, QueuePool
 
 from boardlab.server.errors import Unavailable
+
+if TYPE_CHECKING:
+    from boardlab.server.pgwire import Wire
 
 log = logging.getLogger("boardlab.server")
 _T = TypeVar("_T")
@@ -71,6 +74,9 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
+        # PostgreSQL: :meth:`autocommit`'s statements through libpq itself (:mod:`.pgwire`); ``False``, through
+        # psycopg's cursor, as before (the same statements, the same errors; more CPU a statement).
+        self.autocommit_through_libpq = True
 
     @property
     def short_writes_on_the_loop(self) -> bool:
@@ -181,7 +187,7 @@ class Database:
         assert self._autocommit_engine is not None, "SQLite has no moves outside transactions"
         pooled = self._autocommit_engine.raw_connection()  # the checkout event checks it is still connected
         try:
-            yield AutocommitConnection(pooled, self._autocommit_engine.dialect)
+            yield AutocommitConnection(pooled, self._autocommit_engine.dialect, self.autocommit_through_libpq)
         finally:
             pooled.close()  # back to the pool (or, invalidated, closed)
 
@@ -198,15 +204,27 @@ class Database:
 
 class AutocommitConnection:
     """A pooled PostgreSQL connection in autocommit mode (:meth:`Database.autocommit`), used through the
-    driver alone: its statements run on one psycopg cursor, kept with the connection and used again by
-    each move (making and closing one a statement was a tenth of the statement's CPU time)."""
+    driver alone: its statements go through libpq itself (``through_libpq``: :meth:`.pgwire.Wire.execute_now`,
+    what it prepared kept with the connection), else (or a statement that psycopg's placeholders alone can
+    say) on one psycopg cursor, kept with the connection and used again by each move (making and closing
+    one a statement was a tenth of the statement's CPU time)."""
 
-    __slots__ = ("dialect", "driver", "pooled")
+    __slots__ = ("dialect", "driver", "pooled", "through_libpq")
 
-    def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect) -> None:
+    def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect, through_libpq: bool = True) -> None:
         self.pooled = pooled
         self.dialect = dialect
         self.driver: Any = pooled.driver_connection
+        self.through_libpq = through_libpq
+
+    def wire(self) -> Wire:
+        """The connection's :class:`~.pgwire.Wire` (made on first use), for statements sent from a thread."""
+        kept = self.pooled.info.get("wire")
+        if kept is None or kept.pgconn is not self.driver.pgconn:  # a new connection, after one lost
+            from boardlab.server.pgwire import Wire
+
+            kept = self.pooled.info["wire"] = Wire(self.driver)
+        return cast("Wire", kept)
 
     def cursor(self) -> Any:
         """The driver's cursor kept for this connection (made on first use)."""

@@ -28,7 +28,7 @@ from psycopg.adapt import PyFormat, Transformer
 
 _PLACEHOLDER = re.compile(r"%\((?P<name>[^)]+)\)s|%%|%")
 _TUPLES_OK, _COMMAND_OK, _EMPTY_QUERY = pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK, pq.ExecStatus.EMPTY_QUERY
-_FATAL_ERROR = pq.ExecStatus.FATAL_ERROR
+_FATAL_ERROR, _BAD = pq.ExecStatus.FATAL_ERROR, pq.ConnStatus.BAD
 MOST_PREPARED = 64  # statements prepared on one connection; past that, sent unprepared (never deallocated)
 
 
@@ -103,11 +103,33 @@ class Wire:
         """:func:`libpq_query` for this connection's encoding."""
         return libpq_query(sql, self.encoding)
 
+    def _dumped(self, names: tuple[str, ...], values: Mapping[str, Any]) -> tuple[Any, tuple[int, ...], Any]:
+        """``values`` as psycopg's cursor sends them: the parameters, their types and formats."""
+        transformer = self._transformer
+        params = transformer.dump_sequence([values[name] for name in names], [PyFormat.AUTO] * len(names))
+        return params, tuple(transformer.types or ()), transformer.formats
+
+    def execute_now(self, query: bytes, names: tuple[str, ...], values: Mapping[str, Any]) -> Outcome:
+        """:meth:`execute`, waiting in libpq (a thread's way: libpq lets the GIL go while it waits)."""
+        pgconn = self.pgconn
+        params, types, formats = self._dumped(names, values)
+        key = (query, types)
+        name = self.prepared.get(key)
+        if name is None and len(self.prepared) < MOST_PREPARED:
+            name = b"_boardlab_%d" % len(self.prepared)
+            self._raise_for([pgconn.prepare(name, query, param_types=types)])
+            self.prepared[key] = name
+        if name is None:
+            result = pgconn.exec_params(query, params, param_types=types, param_formats=formats)
+        else:
+            result = pgconn.exec_prepared(name, params, param_formats=formats)
+        self._raise_for([result])
+        return Outcome(result, self._transformer)
+
     async def execute(self, query: bytes, names: tuple[str, ...], values: Mapping[str, Any]) -> Outcome:
         """Run ``query`` (see :func:`libpq_query`) with ``values`` by name; its outcome, or psycopg's error."""
-        transformer, pgconn = self._transformer, self.pgconn
-        params = transformer.dump_sequence([values[name] for name in names], [PyFormat.AUTO] * len(names))
-        types, formats = tuple(transformer.types or ()), transformer.formats
+        pgconn = self.pgconn
+        params, types, formats = self._dumped(names, values)
         key = (query, types)
         name = self.prepared.get(key)
         if name is None and len(self.prepared) < MOST_PREPARED:
@@ -121,7 +143,7 @@ class Wire:
             pgconn.send_query_prepared(name, params, param_formats=formats)
         results = await self._answer()
         self._raise_for(results)
-        return Outcome(results[-1], transformer)
+        return Outcome(results[-1], self._transformer)
 
     def _raise_for(self, results: list[pq.abc.PGresult]) -> None:
         """Raise what psycopg's cursor would for these results (see its ``_check_results``)."""
@@ -130,6 +152,9 @@ class Wire:
         for result in results:
             status = result.status
             if status == _FATAL_ERROR:
+                if self.pgconn.status == _BAD and not result.error_field(pq.DiagnosticField.SQLSTATE):
+                    # the connection lost, as psycopg's cursor says it (the result has no SQLSTATE)
+                    raise OperationalError(f"consuming input failed: {result.get_error_message(self.encoding)}")
                 raise errors.error_from_result(result, encoding=self.encoding)
             if status != _TUPLES_OK and status != _COMMAND_OK and status != _EMPTY_QUERY:
                 raise InternalError(f"unexpected result status from query: {pq.ExecStatus(status).name}")

@@ -168,3 +168,58 @@ def test_a_kept_connection_ended_by_the_server_is_not_handed_out_again(pg_url: s
         engine.dispose()
     assert broken and not still_read
     assert next_pid != ended
+
+
+def test_statements_through_libpq_from_a_thread_read_and_fail_as_through_psycopgs_cursor(pg_url: str) -> None:
+    """:meth:`~boardlab.server.db.Database.autocommit`'s connections (the moves made in the thread pool):
+    the same reads and errors by libpq's blocking calls as by psycopg's cursor, and a connection whose
+    server process ended while it was held fails its statement as a lost connection (invalidated: the
+    move is then tried again on another, :meth:`~boardlab.server.db.Database.retry`)."""
+    import psycopg
+    from sqlalchemy.exc import DBAPIError, IntegrityError
+
+    from boardlab.server import repository
+    from boardlab.server.db import Database
+
+    game_id = _game_with_moves(pg_url)
+    database = Database(pg_url)
+    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    second_move = {"game_id": game_id, "ply": 1, "text": "b2", "seat": 1, "at": datetime(2026, 1, 1), "seconds": 0.5}
+
+    def through(libpq: bool) -> tuple[list[Any], type, type, int]:
+        database.autocommit_through_libpq = libpq
+        with database.autocommit() as connection:
+            prepared = len(connection.wire().prepared)
+            rows = repository._locked_rows(connection, game_id, False)
+            with pytest.raises(IntegrityError) as twice:
+                repository._run_on_driver(connection, repository._INSERT_MOVE, second_move, repository._MOVE_FIELDS)
+            with pytest.raises(DBAPIError) as failed:
+                repository._on_driver(connection, "SELECT 1 / %(zero)s", {"zero": 0}, repository._all_rows)
+            assert not failed.value.connection_invalidated
+            assert repository._locked_rows(connection, game_id, False) == rows
+            return rows, type(twice.value.orig), type(failed.value.orig), len(connection.wire().prepared) - prepared
+
+    try:
+        by_libpq, by_cursor = through(True), through(False)
+        database.autocommit_through_libpq = True
+        with database.autocommit() as connection:
+            ended = int(connection.driver.info.backend_pid)
+            repository.lock_game_core(connection, game_id, False)
+            with engine.connect() as other:
+                other.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": ended})
+                wait_for(lambda: other.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                                               {"pid": ended}).scalar_one() == 0)
+            with pytest.raises(DBAPIError) as lost:
+                repository.lock_game_core(connection, game_id, False)
+            assert lost.value.connection_invalidated
+        with database.autocommit() as connection:  # a new one
+            assert int(connection.driver.info.backend_pid) != ended
+            assert repository.lock_game_core(connection, game_id, False)[0].ply == 3
+    finally:
+        database.dispose()
+        engine.dispose()
+    rows, twice, failed, prepared = by_libpq
+    assert len(rows) == 2 and rows[0]["id"] == game_id and isinstance(rows[0]["draw_offers"], list)
+    assert by_cursor[:3] == (rows, psycopg.errors.UniqueViolation, psycopg.errors.DivisionByZero)
+    assert (twice, failed) == (psycopg.errors.UniqueViolation, psycopg.errors.DivisionByZero)
+    assert prepared == 3 and by_cursor[3] == 0
