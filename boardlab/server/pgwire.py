@@ -85,8 +85,8 @@ class Wire:
     for each statement, asyncio's selector in Python, cost a third of the wait's CPU). Data that comes
     while no statement waits can only be the server ending the connection: it is then ``broken``."""
 
-    __slots__ = ("_loop", "_results", "_transformer", "_waiting", "broken", "encoding", "pgconn", "prepared",
-                 "socket")
+    __slots__ = ("_loop", "_named", "_results", "_transformer", "_waiting", "broken", "encoding", "pgconn",
+                 "prepared", "socket")
 
     def __init__(self, driver: Any) -> None:
         self.pgconn: pq.abc.PGconn = driver.pgconn
@@ -94,10 +94,17 @@ class Wire:
         self.encoding: str = driver.info.encoding
         self._transformer: abc.Transformer = Transformer(driver)
         self.prepared: dict[tuple[bytes, tuple[int, ...]], bytes] = {}
+        self._named = 0
         self.broken = False
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop its socket's reader is on
         self._waiting: asyncio.Future[list[pq.abc.PGresult]] | None = None
         self._results: list[pq.abc.PGresult] = []
+
+    def _new_name(self) -> bytes:
+        """A name never used on this connection: one whose PREPARE was sent but not seen through (its
+        move cancelled meanwhile) may exist on the server without being in :attr:`prepared`."""
+        self._named += 1
+        return b"_boardlab_%d" % self._named
 
     def query(self, sql: str) -> tuple[bytes, tuple[str, ...]] | None:
         """:func:`libpq_query` for this connection's encoding."""
@@ -116,7 +123,7 @@ class Wire:
         key = (query, types)
         name = self.prepared.get(key)
         if name is None and len(self.prepared) < MOST_PREPARED:
-            name = b"_boardlab_%d" % len(self.prepared)
+            name = self._new_name()
             self._raise_for([pgconn.prepare(name, query, param_types=types)])
             self.prepared[key] = name
         if name is None:
@@ -133,7 +140,7 @@ class Wire:
         key = (query, types)
         name = self.prepared.get(key)
         if name is None and len(self.prepared) < MOST_PREPARED:
-            name = b"_boardlab_%d" % len(self.prepared)
+            name = self._new_name()
             pgconn.send_prepare(name, query, param_types=types)
             self._raise_for(await self._answer())
             self.prepared[key] = name
