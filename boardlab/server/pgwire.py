@@ -1,5 +1,6 @@
-"""PostgreSQL: a statement of the move route sent through libpq itself (``psycopg.pq``) and waited for on the
-event loop, for :class:`~.db.AsyncAutocommitConnection`.
+"""PostgreSQL: a statement of the move path sent through libpq itself (``psycopg.pq``): waited for on the
+event loop for the move route (:class:`~.db.AsyncAutocommitConnection`), or in libpq for a move made in
+a thread (:class:`~.db.AutocommitConnection`, :meth:`Wire.execute_now`).
 
 psycopg's asyncio cursor costs more of the server's CPU than the statement: it converts the query's
 placeholders, counts its uses to prepare it, takes the connection's lock, and waits through a generator
@@ -79,10 +80,11 @@ class Outcome:
 
 
 class Wire:
-    """One psycopg connection (an asyncio one, in autocommit mode, no statement running) used through libpq
-    on the running event loop: the statements prepared on it, the Transformer adapting their values, and
-    a reader of its socket kept on the loop while the connection is kept (adding and removing a reader
-    for each statement, asyncio's selector in Python, cost a third of the wait's CPU). Data that comes
+    """One psycopg connection (in autocommit mode, no statement running) used through libpq, on the running
+    event loop (an asyncio one) or from a thread: the statements prepared on it, the Transformer adapting
+    their values, and (on the loop) a reader of its socket kept on the loop while the connection is kept
+    (adding and removing a reader for each statement, asyncio's selector in Python, cost a third of the
+    wait's CPU). Data that comes
     while no statement waits can only be the server ending the connection: it is then ``broken``."""
 
     __slots__ = ("_loop", "_named", "_results", "_transformer", "_waiting", "broken", "encoding", "pgconn",
