@@ -84,8 +84,8 @@ class Wire:
     event loop (an asyncio one) or from a thread: the statements prepared on it, the Transformer adapting
     their values, and (on the loop) a reader of its socket kept on the loop while the connection is kept
     (adding and removing a reader for each statement, asyncio's selector in Python, cost a third of the
-    wait's CPU). Data that comes
-    while no statement waits can only be the server ending the connection: it is then ``broken``."""
+    wait's CPU). Data that comes while no statement waits can only be the server ending the connection:
+    it is then ``broken``."""
 
     __slots__ = ("_loop", "_named", "_results", "_transformer", "_waiting", "broken", "encoding", "pgconn",
                  "prepared", "socket")
