@@ -24,7 +24,7 @@ import select
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from sqlalchemy import Connection, Dialect, Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError, DisconnectionError
@@ -32,6 +32,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import PoolProxiedConnection, QueuePool
 
 from boardlab.server.errors import Unavailable
+
+if TYPE_CHECKING:
+    from boardlab.server.pgwire import Wire
 
 log = logging.getLogger("boardlab.server")
 _T = TypeVar("_T")
@@ -71,6 +74,9 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._write_lock = threading.Lock()
         self._writer: Connection | None = None  # SQLite: the one connection that writes, kept open
+        # PostgreSQL: :meth:`autocommit`'s statements through libpq itself (:mod:`.pgwire`); ``False``, through
+        # psycopg's cursor, as before (the same statements, the same errors; more CPU a statement).
+        self.autocommit_through_libpq = True
 
     @property
     def short_writes_on_the_loop(self) -> bool:
@@ -181,7 +187,7 @@ class Database:
         assert self._autocommit_engine is not None, "SQLite has no moves outside transactions"
         pooled = self._autocommit_engine.raw_connection()  # the checkout event checks it is still connected
         try:
-            yield AutocommitConnection(pooled, self._autocommit_engine.dialect)
+            yield AutocommitConnection(pooled, self._autocommit_engine.dialect, self.autocommit_through_libpq)
         finally:
             pooled.close()  # back to the pool (or, invalidated, closed)
 
@@ -198,15 +204,27 @@ class Database:
 
 class AutocommitConnection:
     """A pooled PostgreSQL connection in autocommit mode (:meth:`Database.autocommit`), used through the
-    driver alone: its statements run on one psycopg cursor, kept with the connection and used again by
-    each move (making and closing one a statement was a tenth of the statement's CPU time)."""
+    driver alone: its statements go through libpq itself (``through_libpq``: :meth:`.pgwire.Wire.execute_now`,
+    what it prepared kept with the connection), else (or a statement that psycopg's placeholders alone can
+    say) on one psycopg cursor, kept with the connection and used again by each move (making and closing
+    one a statement was a tenth of the statement's CPU time)."""
 
-    __slots__ = ("dialect", "driver", "pooled")
+    __slots__ = ("dialect", "driver", "pooled", "through_libpq")
 
-    def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect) -> None:
+    def __init__(self, pooled: PoolProxiedConnection, dialect: Dialect, through_libpq: bool = True) -> None:
         self.pooled = pooled
         self.dialect = dialect
         self.driver: Any = pooled.driver_connection
+        self.through_libpq = through_libpq
+
+    def wire(self) -> Wire:
+        """The connection's :class:`~.pgwire.Wire` (made on first use), for statements sent from a thread."""
+        kept = self.pooled.info.get("wire")
+        if kept is None or kept.pgconn is not self.driver.pgconn:  # a new connection, after one lost
+            from boardlab.server.pgwire import Wire
+
+            kept = self.pooled.info["wire"] = Wire(self.driver)
+        return cast("Wire", kept)
 
     def cursor(self) -> Any:
         """The driver's cursor kept for this connection (made on first use)."""
@@ -227,13 +245,16 @@ class LoopConnections:
     waking) cost the server's process more CPU than the move's statements. At most ``most`` in use at
     once (past that :meth:`take` says ``None``, and the move goes to the thread pool), ``keep`` kept
     between moves. A kept connection is looked at when taken, as the pools' are (its socket: has the server
-    ended it?). ``taken`` and ``handed_back``: callbacks with each driver connection (tests trace them)."""
+    ended it?). ``taken`` and ``handed_back``: callbacks with each driver connection (tests trace them).
+    ``through_libpq``: the statements sent through libpq itself (:mod:`.pgwire`); ``False``, through
+    psycopg's asyncio cursor, as before (the same statements, the same errors; more CPU a statement)."""
 
-    def __init__(self, engine: Engine, keep: int = 5, most: int = 10) -> None:
+    def __init__(self, engine: Engine, keep: int = 5, most: int = 10, through_libpq: bool = True) -> None:
         self.keep, self.most = keep, most
+        self.through_libpq = through_libpq
         self.dialect = engine.dialect
         _, self._connect_args = engine.dialect.create_connect_args(engine.url)
-        self._idle: list[Any] = []
+        self._idle: list[AsyncAutocommitConnection] = []
         self.in_use = 0
         self.taken: list[Callable[[Any], None]] = []
         self.handed_back: list[Callable[[Any], None]] = []
@@ -243,21 +264,25 @@ class LoopConnections:
         if self.in_use >= self.most:
             return None
         while self._idle:
-            driver = self._idle.pop()
+            connection = self._idle.pop()
             try:
-                _still_connected(driver, None, None)
+                if connection.wire.broken:
+                    raise DisconnectionError("the database server ended the connection")
+                _still_connected(connection.driver, None, None)
             except DisconnectionError:
-                _close_now(driver)
+                connection.close_now()
                 continue
             break
         else:
             import psycopg
 
             driver = await psycopg.AsyncConnection.connect(**self._connect_args, autocommit=True)
+            connection = AsyncAutocommitConnection(driver, self.dialect)
+        connection.through_libpq = self.through_libpq
         self.in_use += 1
         for callback in self.taken:
-            callback(driver)
-        return AsyncAutocommitConnection(driver, self.dialect)
+            callback(connection.driver)
+        return connection
 
     def hand_back(self, connection: AsyncAutocommitConnection) -> None:
         self.in_use -= 1
@@ -265,11 +290,11 @@ class LoopConnections:
             callback(connection.driver)
         # Not kept unless idle: a move cancelled while it waited (its request gone) leaves its statement
         # running on the connection, and the next move on it would fail.
-        if connection.lost or connection.driver.closed or len(self._idle) >= self.keep \
+        if connection.lost or connection.wire.broken or connection.driver.closed or len(self._idle) >= self.keep \
                 or connection.driver.pgconn.transaction_status != _IDLE:
-            _close_now(connection.driver)
+            connection.close_now()
         else:
-            self._idle.append(connection.driver)
+            self._idle.append(connection)
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[AsyncAutocommitConnection | None]:
@@ -283,7 +308,7 @@ class LoopConnections:
 
     def close(self) -> None:
         while self._idle:
-            _close_now(self._idle.pop())
+            self._idle.pop().close_now()
 
 
 _IDLE = 0  # libpq's PQTRANS_IDLE: no statement running, no transaction open
@@ -300,19 +325,28 @@ def _close_now(driver: Any) -> None:
 class AsyncAutocommitConnection:
     """A connection of :class:`LoopConnections`, used through the driver alone as
     :class:`AutocommitConnection` is, from code that runs in SQLAlchemy's ``greenlet_spawn``: each
-    statement's wait is a wait of the event loop (:func:`~.repository._on_driver`), with one cursor kept
-    with the connection."""
+    statement's wait is a wait of the event loop (:func:`~.repository._on_driver`). Its statements go
+    through libpq itself (:class:`~.pgwire.Wire`, kept with the connection with what it prepared), or
+    with ``through_libpq`` off (or a statement that psycopg's placeholders alone can say), on one psycopg
+    cursor kept with the connection."""
 
-    __slots__ = ("_cursor", "dialect", "driver", "lost")
+    __slots__ = ("_cursor", "dialect", "driver", "lost", "through_libpq", "wire")
 
     def __init__(self, driver: Any, dialect: Dialect) -> None:
+        from boardlab.server.pgwire import Wire
+
         self.driver = driver
         self.dialect = dialect
         self.lost = False
+        self.through_libpq = True
+        self.wire = Wire(driver)
         self._cursor: Any = None
 
     async def run(self, sql: str, values: Any, then: Callable[[Any], _T]) -> _T:
-        """Run ``sql`` with ``values``, and ``then`` on the cursor with its rows fetched."""
+        """Run ``sql`` with ``values``, and ``then`` on the outcome (a cursor's, its rows fetched)."""
+        if self.through_libpq and isinstance(values, dict) and (query := self.wire.query(sql)) is not None:
+            return then(await self.wire.execute(query[0], query[1], values))
+        self.wire.detach()  # psycopg's own wait adds a reader of its own
         if self._cursor is None:
             self._cursor = self.driver.cursor()
         cursor = self._cursor
@@ -323,6 +357,10 @@ class AsyncAutocommitConnection:
     def invalidate(self, _error: BaseException) -> None:
         """The connection is lost: closed when handed back, not kept."""
         self.lost = True
+
+    def close_now(self) -> None:
+        self.wire.detach()
+        _close_now(self.driver)
 
 
 class _Fetched:

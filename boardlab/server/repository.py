@@ -338,6 +338,14 @@ def _on_driver(connection: OnDriver, sql: str, values: Any,
         except connection.dialect.loaded_dbapi.Error as error:
             raise _wrapped(connection, sql, values, error, connection.driver, None) from error
     if isinstance(connection, AutocommitConnection):
+        if connection.through_libpq and isinstance(values, dict):
+            wire = connection.wire()
+            query = wire.query(sql)
+            if query is not None:
+                try:
+                    return then(wire.execute_now(query[0], query[1], values))
+                except connection.dialect.loaded_dbapi.Error as error:
+                    raise _wrapped(connection, sql, values, error, connection.driver, None) from error
         driver, cursor = connection.driver, connection.cursor()
     else:
         if not connection.in_transaction():
