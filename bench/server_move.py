@@ -251,6 +251,21 @@ def service_request(body: dict[str, Any]) -> Any:
     return CreateGameRequest.model_validate(body)
 
 
+def use_loop(name: str) -> str:
+    """Set the event loop that ``asyncio.run`` makes: ``name``, or for ``auto`` what uvicorn's loop=auto
+    picks (uvloop where it is installed, which ``uvicorn[standard]`` installs). Returns the one set."""
+    if name == "asyncio":
+        return "asyncio"
+    try:
+        import uvloop
+    except ImportError:
+        if name == "uvloop":
+            raise SystemExit("--loop uvloop: uvloop is not installed (pip install uvloop)") from None
+        return "asyncio"
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    return "uvloop"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=3000, help="moves measured (3000)")
@@ -266,7 +281,11 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="the profile's order: cumulative (default), tottime, …")
     parser.add_argument("--profile-out", metavar="FILE", help="with --profile: also write the profile to FILE "
                         "(pstats; with --postgres, FILE.1, FILE.2, … for the runs in turn)")
+    parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the event loop: auto (default) is uvloop where it is installed, as under "
+                        "`boardlab serve` (uvicorn's loop=auto); asyncio is the standard library's")
     args = parser.parse_args()
+    loop_used = use_loop(args.loop)
     folder = Path(tempfile.mkdtemp(prefix="boardlab-bench-"))
     results: list[dict[str, Any]] = []
     load_before = os.getloadavg()
@@ -286,7 +305,8 @@ def main() -> None:
         shutil.rmtree(folder, ignore_errors=True)
     load_after = os.getloadavg()
     print(f"{args.moves} moves in {args.games} games of {args.game} a run"
-          f"{' (--quick-move-commits)' if args.quick_move_commits else ''}, CPU time a move (this process; "
+          f"{' (--quick-move-commits)' if args.quick_move_commits else ''}, {loop_used}'s event loop, CPU time a "
+          f"move (this process; "
           f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after):")
     for result in results:
         trips = f"{result['round_trips']:.2f}"

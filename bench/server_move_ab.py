@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import os
 import random
 import shutil
@@ -93,6 +94,16 @@ async def play_blocks(service_only: bool, db_url: str) -> None:
             print(f"{await block(int(line)):.5f}", flush=True)
 
 
+def use_loop(name: str) -> str:
+    """bench/server_move.py's ``use_loop`` from beside this script (an old tree's copy may lack it)."""
+    sibling = Path(__file__).resolve().parent / "server_move.py"
+    here = importlib.util.spec_from_file_location("server_move_here", sibling)
+    assert here is not None and here.loader is not None
+    module = importlib.util.module_from_spec(here)
+    here.loader.exec_module(module)
+    return str(module.use_loop(name))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("old", nargs="?", help="the tree measured first (its repository root)")
@@ -102,10 +113,13 @@ def main() -> None:
     parser.add_argument("--service", action="store_true", help="GameService.move alone, not through the app")
     parser.add_argument("--postgres", action="store_true",
                         help="each tree on SQLite and on a throw-away PostgreSQL cluster, four processes in turns")
+    parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the workers' event loop, as bench/server_move.py's --loop (auto: uvloop where installed)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
+        use_loop(args.loop)  # this script's own server_move's, so both trees run on the same loop
         asyncio.run(serve_blocks(args.service, args.db))
         return
     if not args.old or not args.new:
@@ -131,7 +145,8 @@ def compare(args: argparse.Namespace, runs: dict[str, tuple[Path, str | None]]) 
     """Play blocks of moves in each of ``runs`` (a name: the tree and the database's URL, ``None``: a new
     SQLite file) in turns, and print what each spent a move and the ratios of interest."""
     workers = {name: subprocess.Popen(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", *(["--service"] if args.service else []),
+        [sys.executable, str(Path(__file__).resolve()), "--worker", "--loop", args.loop,
+         *(["--service"] if args.service else []),
          *(["--db", db_url] if db_url else [])],
         cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         text=True) for name, (tree, db_url) in runs.items()}
@@ -153,7 +168,7 @@ def compare(args: argparse.Namespace, runs: dict[str, tuple[Path, str | None]]) 
         worker.wait()
     load_after = os.getloadavg()
     what = "GameService.move alone" if args.service else "through the app"
-    print(f"{args.blocks} blocks of {args.size} moves each, {what}, CPU time a move (load average "
+    print(f"{args.blocks} blocks of {args.size} moves each, {what}, --loop {args.loop}, CPU time a move (load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after):")
     print("  " + ", ".join(f"{name} {statistics.median(spent[name]):.3f} ms" for name in names) + " (medians)")
     pairs = [(f"{name} sqlite", f"{name} postgresql", f"{name}: PostgreSQL/SQLite") for name in ("old", "new")]
