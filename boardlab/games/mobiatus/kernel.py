@@ -116,7 +116,10 @@ def _lift(state, spec, face, colour):  # type: ignore[no-untyped-def]
     state[BOARD + spec[spec[S_OPP] + face]] = SING
 
 
-@njit(cache=True)
+# inline="always" here and on _exit_options, settle and _rest: numba writes them into their callers
+# (legal, apply), saving a call that passes each array as seven words (with kernel.unowned's views
+# their reference counts are a test for null, so inlining no longer adds atomic ones)
+@njit(cache=True, inline="always")
 def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ignore[no-untyped-def]
     """Write every legal first step (piece and leap target) to ``dest[at:]``; return how many.
 
@@ -206,7 +209,7 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     return keep_preferred(out, 0, state[vals:], count, pref)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _exit_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def]
     """The faces where a slide through the group at F_SLIDE may come to rest (or capture).
 
@@ -324,7 +327,7 @@ def _has_free_leap(state, spec, colour):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle(state, spec):  # type: ignore[no-untyped-def]
     """At the start of a turn: end the game if the player to move has lost or the limit is reached."""
     colour = state[F_COLOUR]
@@ -346,7 +349,7 @@ def settle(state, spec):  # type: ignore[no-untyped-def]
         state[TO_MOVE] = colour ^ swapped
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rest(state, spec, colour, face):  # type: ignore[no-untyped-def]
     """The piece comes to rest on the free ``face``: the turn ends (B8) and the next one is settled.
 
