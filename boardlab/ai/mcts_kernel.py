@@ -90,6 +90,7 @@ from boardlab.core.kernel import (
     STATE,
     TO_MOVE,
     random_playout_limited,
+    unowned,
 )
 
 PARENT = 0
@@ -526,16 +527,43 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
     implicit = params[P_IMPLICIT] > 0 and not infoset
     actions = np.int64(params[P_ACTIONS])
     recording = use_amaf or playout_kind != PLAYOUT_RANDOM
-    state = np.empty_like(root_state)
-    out = np.empty(MAX_ACTIONS, np.int64)
-    weights = np.empty(MAX_ACTIONS, np.float64)
-    mark = np.zeros(np.int64(params[P_ACTION_LIMIT]) if infoset else 1, np.int64)
-    path = np.empty(MAX_DEPTH + 1, np.int64)
-    reward = np.zeros(MAX_SEATS, np.float64)
-    criteria = np.zeros(MAX_SEATS, np.float64)
-    chances = np.zeros(MAX_SEATS, np.float64)
-    sequence_seat = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
-    sequence_action = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
+    # From here on every array is used through a view that holds no reference (kernel.unowned):
+    # each call to a numba function not inlined (the game's kernels, the helpers here) would
+    # otherwise increment and decrement each array argument atomically. The arguments are held by
+    # the caller for the whole call; the buffers made here are kept alive by their use after the
+    # loop (``alive``). No view leaves this function.
+    state_buffer = np.empty_like(root_state)
+    out_buffer = np.empty(MAX_ACTIONS, np.int64)
+    weights_buffer = np.empty(MAX_ACTIONS, np.float64)
+    mark_buffer = np.zeros(np.int64(params[P_ACTION_LIMIT]) if infoset else 1, np.int64)
+    path_buffer = np.empty(MAX_DEPTH + 1, np.int64)
+    reward_buffer = np.zeros(MAX_SEATS, np.float64)
+    criteria_buffer = np.zeros(MAX_SEATS, np.float64)
+    chances_buffer = np.zeros(MAX_SEATS, np.float64)
+    sequence_seat_buffer = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
+    sequence_action_buffer = np.empty(MAX_SEQUENCE if recording else 1, np.int64)
+    state = unowned(state_buffer)
+    out = unowned(out_buffer)
+    weights = unowned(weights_buffer)
+    mark = unowned(mark_buffer)
+    path = unowned(path_buffer)
+    reward = unowned(reward_buffer)
+    criteria = unowned(criteria_buffer)
+    chances = unowned(chances_buffer)
+    sequence_seat = unowned(sequence_seat_buffer)
+    sequence_action = unowned(sequence_action_buffer)
+    root_state = unowned(root_state)
+    spec = unowned(spec)
+    nodes = unowned(nodes)
+    stats = unowned(stats)
+    meta = unowned(meta)
+    params = unowned(params)
+    amaf = unowned(amaf)
+    history = unowned(history)
+    gram_keys = unowned(gram_keys)
+    gram_stats = unowned(gram_stats)
+    observed = unowned(observed)
+    size = root_state.shape[0]
     root = meta[M_ROOT]
     if nodes[root, NODE_TO_MOVE] == UNSEEN:
         nodes[root, NODE_TO_MOVE] = root_state[TO_MOVE]
@@ -551,7 +579,8 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
     while done < iterations:
         if nodes[root, PROVEN] != UNPROVEN or nodes[root, NODE_TO_MOVE] < 0:
             break
-        state[:] = root_state
+        for i in range(size):  # a loop: numba's slice assignment checks for overlap, and costs
+            state[i] = root_state[i]
         node = root
         depth = 0
         path[0] = root
@@ -680,4 +709,7 @@ def search(legal, apply, evaluate, root_state, spec, nodes, stats, meta, params,
                         gram_stats[slot, 0] += 1.0
                         gram_stats[slot, 1] += criteria[sequence_seat[i]]
         done += 1
-    return done
+    alive = (state_buffer.shape[0] + out_buffer.shape[0] + weights_buffer.shape[0] + mark_buffer.shape[0]
+             + path_buffer.shape[0] + reward_buffer.shape[0] + criteria_buffer.shape[0] + chances_buffer.shape[0]
+             + sequence_seat_buffer.shape[0] + sequence_action_buffer.shape[0])
+    return done + 0 * alive
