@@ -118,16 +118,24 @@ class Wire:
         params = transformer.dump_sequence([values[name] for name in names], [PyFormat.AUTO] * len(names))
         return params, tuple(transformer.types or ()), transformer.formats
 
+    def _planned(self, query: bytes, names: tuple[str, ...],
+                 values: Mapping[str, Any]) -> tuple[Any, tuple[int, ...], Any, bytes | None, bytes | None]:
+        """The parameters, their types and formats, the prepared statement's name (``None``: sent
+        unprepared, past :data:`MOST_PREPARED`), and that name again where it is still to be prepared."""
+        params, types, formats = self._dumped(names, values)
+        name = self.prepared.get((query, types))
+        if name is None and len(self.prepared) < MOST_PREPARED:
+            fresh = self._new_name()
+            return params, types, formats, fresh, fresh
+        return params, types, formats, name, None
+
     def execute_now(self, query: bytes, names: tuple[str, ...], values: Mapping[str, Any]) -> Outcome:
         """:meth:`execute`, waiting in libpq (a thread's way: libpq lets the GIL go while it waits)."""
         pgconn = self.pgconn
-        params, types, formats = self._dumped(names, values)
-        key = (query, types)
-        name = self.prepared.get(key)
-        if name is None and len(self.prepared) < MOST_PREPARED:
-            name = self._new_name()
-            self._raise_for([pgconn.prepare(name, query, param_types=types)])
-            self.prepared[key] = name
+        params, types, formats, name, fresh = self._planned(query, names, values)
+        if fresh is not None:
+            self._raise_for([pgconn.prepare(fresh, query, param_types=types)])
+            self.prepared[(query, types)] = fresh
         if name is None:
             result = pgconn.exec_params(query, params, param_types=types, param_formats=formats)
         else:
@@ -138,14 +146,11 @@ class Wire:
     async def execute(self, query: bytes, names: tuple[str, ...], values: Mapping[str, Any]) -> Outcome:
         """Run ``query`` (see :func:`libpq_query`) with ``values`` by name; its outcome, or psycopg's error."""
         pgconn = self.pgconn
-        params, types, formats = self._dumped(names, values)
-        key = (query, types)
-        name = self.prepared.get(key)
-        if name is None and len(self.prepared) < MOST_PREPARED:
-            name = self._new_name()
-            pgconn.send_prepare(name, query, param_types=types)
+        params, types, formats, name, fresh = self._planned(query, names, values)
+        if fresh is not None:
+            pgconn.send_prepare(fresh, query, param_types=types)
             self._raise_for(await self._answer())
-            self.prepared[key] = name
+            self.prepared[(query, types)] = fresh
         if name is None:
             pgconn.send_query_params(query, params, param_types=types, param_formats=formats)
         else:
