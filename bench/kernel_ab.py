@@ -40,9 +40,11 @@ for line in sys.stdin:
 """
 
 
-def start_worker(tree: Path, game: str, seed: int) -> subprocess.Popen[str]:
+def start_worker(tree: Path, game: str, seed: int, script: str = WORKER) -> subprocess.Popen[str]:
+    """A process running ``script`` (``WORKER``'s protocol: ``ready``, then a rate for each slice asked)
+    on ``tree``'s code."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, game, str(seed)], cwd=tree, env=env, text=True,
+    worker = subprocess.Popen([sys.executable, "-c", script, game, str(seed)], cwd=tree, env=env, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert worker.stdout is not None
     if worker.stdout.readline().strip() != "ready":

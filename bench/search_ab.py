@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from kernel_ab import slice_rate, start_worker  # the same workers' protocol: ready, then a rate a slice
 
 WORKER = """
 import sys, time
@@ -48,25 +51,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="turns of each tree (10)")
     parser.add_argument("--seconds", type=float, default=0.5, help="CPU seconds a slice (0.5)")
     args = parser.parse_args()
-    workers = []
-    for tree in (os.path.abspath(args.old), os.path.abspath(args.new)):
-        worker = subprocess.Popen([sys.executable, "-c", WORKER, args.game], cwd=tree, text=True,
-                                  env={**os.environ, "PYTHONPATH": tree}, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        assert worker.stdout is not None and worker.stdout.readline().strip() == "ready"
-        workers.append(worker)
-
-    def rate(worker: subprocess.Popen[str]) -> float:
-        assert worker.stdin is not None and worker.stdout is not None
-        worker.stdin.write(f"{args.seconds}\n")
-        worker.stdin.flush()
-        return float(worker.stdout.readline())
+    workers = [start_worker(Path(tree).resolve(), args.game, 1, WORKER) for tree in (args.old, args.new)]
 
     olds, news, ratios, loads = [], [], [], []
     for turn in range(args.rounds):
         if turn % 2 == 0:
-            old, new = rate(workers[0]), rate(workers[1])
+            old, new = slice_rate(workers[0], args.seconds), slice_rate(workers[1], args.seconds)
         else:
-            new, old = rate(workers[1]), rate(workers[0])
+            new, old = slice_rate(workers[1], args.seconds), slice_rate(workers[0], args.seconds)
         olds.append(old)
         news.append(new)
         ratios.append(new / old)
