@@ -6,7 +6,10 @@ again with ``unowned`` replaced by a function that returns its argument, so that
 else: a buffer freed too early, a view with the wrong shape or strides, or a view written where its owner is
 not would show as other nodes, values or table entries (or a crash). Second, figures recorded from the code
 as it was before the views (commit 65974bf): nodes, values and principal variations of fixed positions, which
-would also catch a change to the code the two builds share."""
+would also catch a change to the code the two builds share. Third, since nothing in a search takes memory
+after its buffers are made, a buffer freed too early would go unseen by both: the searches again with an
+evaluation that takes memory of the buffers' sizes at every leaf (a buffer left out of ``alive`` in either
+kernel failed it, or crashed, when tried)."""
 
 from __future__ import annotations
 
@@ -89,22 +92,24 @@ def principal_variation(state: boardlab.State, values: np.ndarray, order: np.nda
     return line
 
 
-def searches(state: boardlab.State, depth: int, plain: Any = None, table_search: Any = None) -> dict[str, Any]:
-    """What the kernels find at ``state`` (``plain``/``table_search`` in place of ``ab.search``/``tt.search``):
-    the plain search to ``depth``; the same stopped by a node limit half way; and iterative deepening from 1
-    to ``depth`` with one table, quiescence and contempt, each iteration's nodes and values, then the
-    principal variation and every table array."""
+def searches(state: boardlab.State, depth: int, plain: Any = None, table_search: Any = None,
+             evaluate: Any = None) -> dict[str, Any]:
+    """What the kernels find at ``state`` (``plain``/``table_search`` in place of ``ab.search``/``tt.search``,
+    ``evaluate`` of the game's evaluation): the plain search to ``depth``; the same stopped by a node limit
+    half way; and iterative deepening from 1 to ``depth`` with one table, quiescence and contempt, each
+    iteration's nodes and values, then the principal variation and every table array."""
     plain = plain or ab.search
     table_search = table_search or tt.search
     game = state.game
+    evaluate = evaluate or game.evaluate_kernel
     order = root_actions(state)
     found: dict[str, Any] = {}
     values = np.zeros(len(order))
-    nodes = int(plain(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
+    nodes = int(plain(game.legal_kernel, game.apply_kernel, evaluate, state.data.copy(), game.spec,
                       depth, order, values, 10**9))
     found["plain"] = (nodes, values.tolist())
     values = np.zeros(len(order))
-    stopped = int(plain(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(), game.spec,
+    stopped = int(plain(game.legal_kernel, game.apply_kernel, evaluate, state.data.copy(), game.spec,
                         depth, order, values, nodes // 2))
     found["stopped"] = (stopped, values.tolist())
     table = tt.Table(1 << 18)
@@ -112,7 +117,7 @@ def searches(state: boardlab.State, depth: int, plain: Any = None, table_search:
     deepening = []
     for iteration in range(1, depth + 1):
         values = np.zeros(len(order))
-        nodes = int(table_search(game.legal_kernel, game.apply_kernel, game.evaluate_kernel, state.data.copy(),
+        nodes = int(table_search(game.legal_kernel, game.apply_kernel, evaluate, state.data.copy(),
                                  game.spec, iteration, order, values, 10**9, table.keys, table.info, table.values,
                                  game.search_key_field, noisy, QUIESCENCE, CONTEMPT))
         deepening.append((nodes, values.tolist()))
@@ -143,6 +148,41 @@ def test_the_searches_with_views_search_the_tree_the_arrays_search(game_id: str,
         for array, other in zip(mine["arrays"], theirs["arrays"], strict=True):
             np.testing.assert_array_equal(array, other)
         assert np.count_nonzero(mine["arrays"][0]) > 0  # the table was written
+
+
+def scribbling(evaluate: Any, sizes: tuple[int, ...]) -> Any:
+    """``evaluate``, after taking memory of each of ``sizes`` (int64 items) and filling it with junk.
+
+    The searches make their buffers before they take views of them; a buffer freed after its last use
+    by name (not kept ``alive``) would then be freed memory nothing else takes, and searched as if it
+    were not. Taking memory of the buffers' sizes at every leaf hands such a block over, and the junk
+    written into it shows as another tree (or a crash)."""
+    @njit(kernel.EVALUATE_SIG)
+    def scribbled(state, spec, values):  # type: ignore[no-untyped-def]
+        for size in sizes:
+            junk = np.full(size, -7, np.int64)
+            junk[size // 2] = state[0]
+        evaluate(state, spec, values)
+    return scribbled
+
+
+@pytest.mark.parametrize("game_id", sorted(DEPTHS))
+def test_memory_taken_during_the_search_does_not_change_it(game_id: str) -> None:
+    depth = DEPTHS[game_id]
+    state = position(game_id, PLIES[0], 3)
+    length = len(state.data)
+    # Each buffer's size in either search, with every depth of the deepening (all but the moves', which
+    # are large enough to be mapped afresh and given back when freed: a crash at their first use).
+    sizes = {kernel.MAX_SEATS, length, kernel.MAX_ACTIONS}
+    for levels in range(2, depth + QUIESCENCE + 2):
+        sizes |= {levels, levels * length}
+    scribbled = scribbling(state.game.evaluate_kernel, tuple(sorted(sizes)))
+    expected = searches(state, depth)
+    found = searches(state, depth, evaluate=scribbled)
+    assert found["plain"] == expected["plain"]
+    assert found["stopped"] == expected["stopped"]
+    assert found["deepening"] == expected["deepening"]
+    assert found["line"] == expected["line"]
 
 
 @pytest.mark.parametrize("game_id", sorted(DEPTHS))
