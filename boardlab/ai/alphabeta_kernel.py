@@ -16,7 +16,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from boardlab.core.kernel import APPLY_FN, EVALUATE_FN, LEGAL_FN, MAX_ACTIONS, MAX_SEATS, SCORE, SPEC, STATE, TO_MOVE
+from boardlab.core.kernel import (
+    APPLY_FN,
+    EVALUATE_FN,
+    LEGAL_FN,
+    MAX_ACTIONS,
+    MAX_SEATS,
+    SCORE,
+    SPEC,
+    STATE,
+    TO_MOVE,
+    unowned,
+)
 
 MAX_DEPTH = 64
 INFINITY = 1e9
@@ -102,18 +113,39 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
     """
     seat = root[TO_MOVE]
     length = root.shape[0]
-    states = np.empty((depth + 1, length), np.int64)
-    moves = np.empty((depth + 1, MAX_ACTIONS), np.int64)
-    count = np.zeros(depth + 1, np.int64)
-    index = np.zeros(depth + 1, np.int64)
-    alpha = np.zeros(depth + 1, np.float64)
-    beta = np.zeros(depth + 1, np.float64)
-    best = np.zeros(depth + 1, np.float64)
-    maximise = np.zeros(depth + 1, np.bool_)
-    chances = np.zeros(MAX_SEATS, np.float64)
-    scratch = np.empty(length, np.int64)
-    keys = np.empty(MAX_ACTIONS, np.float64)
-    killer = np.full(depth + 1, -1, np.int64)
+    # Every array is used through a view that holds no reference (kernel.unowned): each call to a
+    # numba function not inlined (the game's kernels, the helpers here) would otherwise increment
+    # and decrement each array argument atomically. The arguments are held by the caller for the
+    # whole call; the buffers made here are kept alive by their use after the loop (``alive``).
+    # No view leaves this function.
+    states_buffer = np.empty((depth + 1, length), np.int64)
+    moves_buffer = np.empty((depth + 1, MAX_ACTIONS), np.int64)
+    count_buffer = np.zeros(depth + 1, np.int64)
+    index_buffer = np.zeros(depth + 1, np.int64)
+    alpha_buffer = np.zeros(depth + 1, np.float64)
+    beta_buffer = np.zeros(depth + 1, np.float64)
+    best_buffer = np.zeros(depth + 1, np.float64)
+    maximise_buffer = np.zeros(depth + 1, np.bool_)
+    chances_buffer = np.zeros(MAX_SEATS, np.float64)
+    scratch_buffer = np.empty(length, np.int64)
+    keys_buffer = np.empty(MAX_ACTIONS, np.float64)
+    killer_buffer = np.full(depth + 1, -1, np.int64)
+    states = unowned(states_buffer)
+    moves = unowned(moves_buffer)
+    count = unowned(count_buffer)
+    index = unowned(index_buffer)
+    alpha = unowned(alpha_buffer)
+    beta = unowned(beta_buffer)
+    best = unowned(best_buffer)
+    maximise = unowned(maximise_buffer)
+    chances = unowned(chances_buffer)
+    scratch = unowned(scratch_buffer)
+    keys = unowned(keys_buffer)
+    killer = unowned(killer_buffer)
+    root = unowned(root)
+    spec = unowned(spec)
+    order = unowned(order)
+    values = unowned(values)
     states[0, :] = root
     count[0] = order.shape[0]
     for i in range(count[0]):
@@ -132,7 +164,8 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
             apply(states[child], spec, action)
             nodes += 1
             if nodes > node_limit:
-                return -1
+                nodes = -1
+                break
             state = states[child]
             if state[TO_MOVE] < 0 or child == depth:
                 value = _static_value(evaluate, state, spec, seat, chances)
@@ -151,9 +184,13 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit)
             best[level] = -INFINITY if maximise[level] else INFINITY
             continue
         if level == 0:
-            return nodes
+            break
         if alpha[level] >= beta[level]:
             killer[level] = moves[level, index[level] - 1]
         value = best[level]
         level -= 1
         _report(level, value, alpha, beta, best, maximise, values, index)
+    alive = (states_buffer.shape[0] + moves_buffer.shape[0] + count_buffer.shape[0] + index_buffer.shape[0]
+             + alpha_buffer.shape[0] + beta_buffer.shape[0] + best_buffer.shape[0] + maximise_buffer.shape[0]
+             + chances_buffer.shape[0] + scratch_buffer.shape[0] + keys_buffer.shape[0] + killer_buffer.shape[0])
+    return nodes + 0 * alive

@@ -25,7 +25,18 @@ import numpy as np
 from numba import njit, types
 
 from boardlab.ai.alphabeta_kernel import INFINITY, _killer_first, _order_children, _static_value
-from boardlab.core.kernel import APPLY_FN, EVALUATE_FN, LEGAL_FN, MAX_ACTIONS, MAX_SEATS, PLY, SPEC, STATE, TO_MOVE
+from boardlab.core.kernel import (
+    APPLY_FN,
+    EVALUATE_FN,
+    LEGAL_FN,
+    MAX_ACTIONS,
+    MAX_SEATS,
+    PLY,
+    SPEC,
+    STATE,
+    TO_MOVE,
+    unowned,
+)
 
 EXACT = 0
 LOWER = 1  # the value is at least the stored one
@@ -134,22 +145,48 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
     length = root.shape[0]
     mask = keys.shape[0] - 1
     levels = depth + quiescence + 1
-    states = np.empty((levels, length), np.int64)
-    moves = np.empty((levels, MAX_ACTIONS), np.int64)
-    count = np.zeros(levels, np.int64)
-    index = np.zeros(levels, np.int64)
-    alpha = np.zeros(levels, np.float64)
-    beta = np.zeros(levels, np.float64)
-    first_alpha = np.zeros(levels, np.float64)
-    first_beta = np.zeros(levels, np.float64)
-    best = np.zeros(levels, np.float64)
-    best_move = np.full(levels, -1, np.int64)
-    node_key = np.zeros(levels, np.int64)
-    maximise = np.zeros(levels, np.bool_)
-    chances = np.zeros(MAX_SEATS, np.float64)
-    scratch = np.empty(length, np.int64)
-    sort_keys = np.empty(MAX_ACTIONS, np.float64)
-    killer = np.full(levels, -1, np.int64)
+    # Every array is used through a view that holds no reference (kernel.unowned), as in
+    # alphabeta_kernel.search: the arguments are held by the caller for the whole call, the buffers
+    # made here by their use after the loop (``alive``). No view leaves this function.
+    states_buffer = np.empty((levels, length), np.int64)
+    moves_buffer = np.empty((levels, MAX_ACTIONS), np.int64)
+    count_buffer = np.zeros(levels, np.int64)
+    index_buffer = np.zeros(levels, np.int64)
+    alpha_buffer = np.zeros(levels, np.float64)
+    beta_buffer = np.zeros(levels, np.float64)
+    first_alpha_buffer = np.zeros(levels, np.float64)
+    first_beta_buffer = np.zeros(levels, np.float64)
+    best_buffer = np.zeros(levels, np.float64)
+    best_move_buffer = np.full(levels, -1, np.int64)
+    node_key_buffer = np.zeros(levels, np.int64)
+    maximise_buffer = np.zeros(levels, np.bool_)
+    chances_buffer = np.zeros(MAX_SEATS, np.float64)
+    scratch_buffer = np.empty(length, np.int64)
+    sort_keys_buffer = np.empty(MAX_ACTIONS, np.float64)
+    killer_buffer = np.full(levels, -1, np.int64)
+    states = unowned(states_buffer)
+    moves = unowned(moves_buffer)
+    count = unowned(count_buffer)
+    index = unowned(index_buffer)
+    alpha = unowned(alpha_buffer)
+    beta = unowned(beta_buffer)
+    first_alpha = unowned(first_alpha_buffer)
+    first_beta = unowned(first_beta_buffer)
+    best = unowned(best_buffer)
+    best_move = unowned(best_move_buffer)
+    node_key = unowned(node_key_buffer)
+    maximise = unowned(maximise_buffer)
+    chances = unowned(chances_buffer)
+    scratch = unowned(scratch_buffer)
+    sort_keys = unowned(sort_keys_buffer)
+    killer = unowned(killer_buffer)
+    root = unowned(root)
+    spec = unowned(spec)
+    order = unowned(order)
+    values = unowned(values)
+    keys = unowned(keys)
+    info = unowned(info)
+    stored = unowned(stored)
     states[0, :] = root
     count[0] = order.shape[0]
     for i in range(count[0]):
@@ -168,7 +205,8 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
             apply(states[child], spec, action)
             nodes += 1
             if nodes > node_limit:
-                return -1
+                nodes = -1
+                break
             state = states[child]
             value = 0.0
             settled = False
@@ -233,7 +271,7 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
             best_move[level] = -1
             continue
         if level == 0:
-            return nodes
+            break
         value = best[level]
         if level < depth:  # quiescence nodes are neither killers' nor the table's
             if alpha[level] >= beta[level]:
@@ -249,3 +287,9 @@ def search(legal, apply, evaluate, root, spec, depth, order, values, node_limit,
         level -= 1
         _report_move(level, value, moves[level, index[level] - 1], alpha, beta, best, best_move, maximise, values,
                      index)
+    alive = (states_buffer.shape[0] + moves_buffer.shape[0] + count_buffer.shape[0] + index_buffer.shape[0]
+             + alpha_buffer.shape[0] + beta_buffer.shape[0] + first_alpha_buffer.shape[0]
+             + first_beta_buffer.shape[0] + best_buffer.shape[0] + best_move_buffer.shape[0]
+             + node_key_buffer.shape[0] + maximise_buffer.shape[0] + chances_buffer.shape[0]
+             + scratch_buffer.shape[0] + sort_keys_buffer.shape[0] + killer_buffer.shape[0])
+    return nodes + 0 * alive
