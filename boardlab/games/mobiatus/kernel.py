@@ -42,6 +42,7 @@ from boardlab.games.mobiatus.groups import (
     occupy,
     unwall,
     wall,
+    wall_group,
     wall_queue,
 )
 from boardlab.games.mobiatus.layout import (
@@ -197,9 +198,11 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     at_cur = leaps_of(spec, cur)
     stamp = _new_cache_stamp(state)
     count = 0
+    # the groups the chain has not walled are the union-find's whole, unless an origin was lifted
+    use_groups = not spec[S_ORIGIN_JOINS]
     for j in range(spec[at_cur]):
         leap = leap_at(spec, at_cur, j)
-        value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, False)
+        value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, use_groups)
         if value > 0:
             out[count] = cur * steps + (leap & LEAP_K)
             state[vals + count] = value
@@ -410,8 +413,11 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         if state[BOARD + face] == FREE:
             _rest(state, spec, colour, face)
             return
-        size, _, _ = fill(state, spec, state[F_SLIDE], CIRCLE + 1 - colour, False, False)
-        wall_queue(state, spec, size)
+        if spec[S_ORIGIN_JOINS]:  # the lifted origin joins groups: flood the one slid through
+            size, _, _ = fill(state, spec, state[F_SLIDE], CIRCLE + 1 - colour, False, False)
+            wall_queue(state, spec, size)
+        else:  # the union-find's group, whole: walk its ring
+            wall_group(state, spec, find(state, spec, state[F_SLIDE]))
         _capture(state, spec, colour, face)
         return
     source = action >> 3 if steps == 8 else action // steps  # a shift for the 8 leaps of most leapers
