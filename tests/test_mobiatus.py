@@ -544,6 +544,69 @@ def test_the_groups_kept_between_turns_match_the_board() -> None:
             assert group_summary(kept, game) == group_summary(fresh, game)
 
 
+def test_each_group_s_ring_holds_exactly_its_faces() -> None:
+    """The ring of faces kept for each group (merged by ``groups.join``) against a flood fill of the
+    board, after every turn of random games, and after a rebuild; the games capture and merge groups."""
+    merges = captures = 0
+    for options, seed in [({}, 5), (SMALL, 6), ({"length": 8, "width": 4, "blue_offset": 12}, 7),
+                          ({**SMALL, "movement": "knight_wazir"}, 8), ({"mandatory_capture": "on"}, 9)]:
+        game = mobiatus(**options)
+        rng = random.Random(seed)
+        state = game.new_game()
+        while not state.is_over:
+            before = flood_groups(state.data, game)
+            pieces = int(state.data[layout.F_COUNT] + state.data[layout.F_COUNT + 1])
+            state = state.play(rng.choice(state.legal_moves()))
+            kept, fresh = state.data.copy(), state.data.copy()
+            groups.rebuild(fresh, game.spec)
+            after = flood_groups(kept, game)
+            assert ring_groups(kept, game) == after
+            assert ring_groups(fresh, game) == after
+            merges += sum(1 for group in after if sum(1 for old in before if old <= group) >= 2)
+            captures += pieces - int(state.data[layout.F_COUNT] + state.data[layout.F_COUNT + 1])
+    assert merges > 50 and captures > 50, (merges, captures)
+
+
+def flood_groups(data: np.ndarray, game: boardlab.Game) -> set[frozenset[int]]:
+    """The board's groups of orthogonally connected singular faces, found by a flood fill."""
+    spec = game.spec
+    singular = {face for face in range(int(spec[layout.S_FACES])) if data[layout.BOARD + face] == layout.SING}
+    found: set[frozenset[int]] = set()
+    while singular:
+        group, todo = set(), [singular.pop()]
+        while todo:
+            face = todo.pop()
+            group.add(face)
+            for d in range(4):
+                other = int(spec[spec[layout.S_ORTH] + 4 * face + d])
+                if other in singular:
+                    singular.remove(other)
+                    todo.append(other)
+        found.add(frozenset(group))
+    return found
+
+
+def ring_groups(data: np.ndarray, game: boardlab.Game) -> set[frozenset[int]]:
+    """Each singular face's group read from the kept rings; every face of a ring must name its root
+    as parent, and the root's size must be the ring's length."""
+    spec = game.spec
+    faces = int(spec[layout.S_FACES])
+    found: set[frozenset[int]] = set()
+    for face in range(faces):
+        if data[layout.BOARD + face] != layout.SING:
+            continue
+        root = int(data[spec[layout.S_PARENT] + face])
+        ring, member = [root], int(data[spec[layout.S_NEXT] + root])
+        while member != root:
+            assert len(ring) <= faces, "a ring that does not come back to its root"
+            ring.append(member)
+            member = int(data[spec[layout.S_NEXT] + member])
+        assert len(set(ring)) == len(ring) == data[spec[layout.S_SIZE] + root]
+        assert all(data[spec[layout.S_PARENT] + member] == root for member in ring)
+        found.add(frozenset(ring))
+    return found
+
+
 def group_summary(data: np.ndarray, game: boardlab.Game) -> list[tuple[int, ...]]:
     spec = game.spec
     faces = int(spec[layout.S_FACES])

@@ -2,8 +2,11 @@
 
 Between turns the singular faces form groups kept in a union-find with contact counts (see
 ``layout``), so the kernels can ask of a singularity "can a slide out of it come to rest, or
-capture?" without a flood fill. Inside a turn, where a capture chain's touched faces are walls,
-``fill`` floods a group instead. Every function here is a numba helper over (state, spec).
+capture?" without a flood fill; each group's faces are also kept in a ring, so that a group is
+walled, or its enemy circles found, by walking it. A capture chain walls only captured faces and
+whole groups, so an untouched singular face's group is still the union-find's inside a turn;
+only with ``origin_joins_slide_group`` (a lifted origin joins groups) does ``fill`` flood a
+group instead. Every function here is a numba helper over (state, spec).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from boardlab.games.mobiatus.layout import (
     S_FREE_POS,
     S_LEAPS,
     S_LIST,
+    S_NEXT,
     S_OPP,
     S_PARENT,
     S_QUEUE,
@@ -100,13 +104,9 @@ def has_free_target(state, spec, face):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def find(state, spec, face):  # type: ignore[no-untyped-def]
-    """The root of the group of the singular ``face`` (path halving)."""
-    parent = spec[S_PARENT]
-    while state[parent + face] != face:
-        grand = state[parent + state[parent + face]]
-        state[parent + face] = grand
-        face = grand
-    return face
+    """The root of the group of the singular ``face``: its parent (a merge relabels every face of
+    the group it absorbs, so no face is further from its root than that)."""
+    return state[spec[S_PARENT] + face]
 
 
 @njit(cache=True)
@@ -172,7 +172,9 @@ def join(state, spec, face):  # type: ignore[no-untyped-def]
             own_red += 1
         elif near == CIRCLE + 1:
             own_blue += 1
+    members = spec[S_NEXT]
     state[parent + face] = face
+    state[members + face] = face
     state[size + face] = 1
     state[free + face] = own_free
     state[circles + face] = own_red
@@ -190,7 +192,17 @@ def join(state, spec, face):  # type: ignore[no-untyped-def]
             continue
         if state[size + root] < state[size + near]:
             root, near = near, root
-        state[parent + near] = root
+        # the smaller group's faces take the new root (walked in its ring), then the rings are
+        # spliced into one by swapping the two roots' successors
+        member = near
+        while True:
+            state[parent + member] = root
+            member = state[members + member]
+            if member == near:
+                break
+        after = state[members + root]
+        state[members + root] = state[members + near]
+        state[members + near] = after
         state[size + root] += state[size + near]
         state[free + root] += state[free + near]
         state[circles + root] += state[circles + near]
@@ -274,6 +286,47 @@ def fill(state, spec, start, enemy_circle, stop_at_free, record_free):  # type: 
     for i in range(recorded):
         state[BOARD + state[exits + i]] -= SEEN
     return size, free, recorded
+
+
+@njit(cache=True)
+def wall_group(state, spec, root):  # type: ignore[no-untyped-def]
+    """Wall every face of the group ``root`` (walked in its ring; the order is the ring's)."""
+    members = spec[S_NEXT]
+    face = root
+    while True:
+        wall(state, spec, face)
+        face = state[members + face]
+        if face == root:
+            break
+
+
+@njit(cache=True)
+def group_circles(state, spec, root, enemy_circle):  # type: ignore[no-untyped-def]
+    """The ``enemy_circle`` faces next to the group ``root`` (its faces all singular), each once.
+
+    Written from the exit stack's top, which is not moved; returns how many. The group is walked
+    in its ring; a circle found is marked on the board (raised by ``SEEN``) until the end, as in
+    ``fill``.
+    """
+    members = spec[S_NEXT]
+    side_table = spec[S_SIDES]
+    exits = spec[S_EXITS] + state[F_EXIT_TOP]
+    recorded = 0
+    face = root
+    while True:
+        sides = spec[side_table + face]
+        for d in range(4):
+            other = side(sides, d)
+            if other >= 0 and state[BOARD + other] == enemy_circle:
+                state[BOARD + other] = enemy_circle + SEEN
+                state[exits + recorded] = other
+                recorded += 1
+        face = state[members + face]
+        if face == root:
+            break
+    for i in range(recorded):
+        state[BOARD + state[exits + i]] = enemy_circle
+    return recorded
 
 
 @njit(cache=True)

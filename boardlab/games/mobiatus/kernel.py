@@ -42,6 +42,7 @@ from boardlab.games.mobiatus.groups import (
     occupy,
     unwall,
     wall,
+    wall_group,
     wall_queue,
 )
 from boardlab.games.mobiatus.layout import (
@@ -83,6 +84,7 @@ from boardlab.games.mobiatus.layout import (
     S_LIST,
     S_OPP,
     S_ORIGIN_JOINS,
+    S_PARENT,
     S_PIE,
     S_PREF_CHAIN,
     S_PREF_FIRST,
@@ -134,6 +136,7 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
     pieces = spec[S_LIST] + colour * spec[S_SIDE_CAP]
     free_contacts = spec[S_FREE_CONTACTS]
     enemy_contacts = spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES]
+    parent = spec[S_PARENT]
     enemy_circle = CIRCLE + 1 - colour
     count = 0
     stamp = _new_cache_stamp(state)
@@ -155,19 +158,22 @@ def _start_options(state, spec, dest, at, colour, pref, first_only):  # type: ig
             leap = leap_at(spec, at_piece, j)
             target = leap >> LEAP_SHIFT
             # the common cases decided here, without a call: a free face, a dot or a friendly
-            # circle, a singularity whose group's contacts decide (as target_value would)
+            # circle, a singularity whose group's contacts decide (as target_value would). They mix
+            # unpredictably, so the answer is computed without a branch on which, reading the
+            # contacts of the target's parent even where it is not singular (every face's parent is
+            # a face: the state starts zeroed; the answer is then not used)
             code = state[BOARD + target]
-            if code == SING and not joins:
-                root = find(state, spec, target)
-                value = 1 if state[free_contacts + root] > 0 else 0
-                if state[enemy_contacts + root] > 0 and (value == 0 or keep_values):
-                    value = target_value(state, spec, colour, target, pref, origin, stamp, True)
-            elif code == enemy_circle and not exhaustive and has_free_target(state, spec, target):
-                value = 2  # a capture that can end at once (as chain_value finds first), without a call
-            elif code in (SING, enemy_circle):
-                value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
-            else:  # a free face, or a dot or a friendly circle: no branch on which (they mix unpredictably)
-                value = 1 if code == FREE else 0
+            root = state[parent + target]
+            singular = code == SING
+            value = int((code == FREE) | (singular & (state[free_contacts + root] > 0)))
+            # rare: a capture (next to the target) may matter; with a piece lifted (joins) the groups
+            # differ from the union-find's, and every singularity is valued by a search
+            if (singular & (joins | ((state[enemy_contacts + root] > 0) & ((value == 0) | keep_values)))) | (
+                    code == enemy_circle):
+                if code == enemy_circle and not exhaustive and has_free_target(state, spec, target):
+                    value = 2  # a capture that can end at once (as chain_value finds first), without a call
+                else:
+                    value = target_value(state, spec, colour, target, pref, origin, stamp, not joins)
             # written whether legal or not, and kept by counting it: no branch on the value either
             if at + count < capacity:
                 dest[at + count] = first_action + (leap & LEAP_K)
@@ -197,9 +203,11 @@ def _hop_options(state, spec, out, colour, pref):  # type: ignore[no-untyped-def
     at_cur = leaps_of(spec, cur)
     stamp = _new_cache_stamp(state)
     count = 0
+    # the groups the chain has not walled are the union-find's whole, unless an origin was lifted
+    use_groups = not spec[S_ORIGIN_JOINS]
     for j in range(spec[at_cur]):
         leap = leap_at(spec, at_cur, j)
-        value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, False)
+        value = target_value(state, spec, colour, leap >> LEAP_SHIFT, pref, state[F_ORIGIN], stamp, use_groups)
         if value > 0:
             out[count] = cur * steps + (leap & LEAP_K)
             state[vals + count] = value
@@ -410,8 +418,11 @@ def apply(state, spec, action):  # type: ignore[no-untyped-def]
         if state[BOARD + face] == FREE:
             _rest(state, spec, colour, face)
             return
-        size, _, _ = fill(state, spec, state[F_SLIDE], CIRCLE + 1 - colour, False, False)
-        wall_queue(state, spec, size)
+        if spec[S_ORIGIN_JOINS]:  # the lifted origin joins groups: flood the one slid through
+            size, _, _ = fill(state, spec, state[F_SLIDE], CIRCLE + 1 - colour, False, False)
+            wall_queue(state, spec, size)
+        else:  # the union-find's group, whole: walk its ring
+            wall_group(state, spec, find(state, spec, state[F_SLIDE]))
         _capture(state, spec, colour, face)
         return
     source = action >> 3 if steps == 8 else action // steps  # a shift for the 8 leaps of most leapers

@@ -21,7 +21,7 @@ Spec vector (options and tables, built by ``face.Mobiatus.build_spec``)::
     S_SIDES -> the same in one word a face, for the kernels: neighbour + 1 (0: off the width) in
                16 bits for each direction, in S_ORTH's order
     S_OPP    -> the opposite of each face
-    S_LIST, S_MARK, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
+    S_LIST, S_NEXT, …, S_FRAMES: where the state's regions start; S_STATE_LEN its length
 
 State vector, after the common header of ``boardlab.core.kernel``::
 
@@ -39,11 +39,13 @@ State vector, after the common header of ``boardlab.core.kernel``::
                 chain), DOT + colour (a piece), CIRCLE + colour (the opposite of a piece)
     list        each colour's pieces (dot faces)
     free set    the free faces, as a list and each one's place in it (F_FREE_COUNT of them)
-    groups      union-find over the singular faces between turns: parent, and at each root the
-                group's size, its free-face contacts and its circle contacts per colour (a contact
-                is an orthogonally adjacent pair of faces, so merging groups adds them up)
-    mark        unused (a flood fill marks the board itself); cache stamps and values (option
-                values within one legal call)
+    groups      union-find over the singular faces between turns: parent (always the root: a
+                merge relabels the smaller group), and at each root the group's size, its
+                free-face contacts and its circle contacts per colour (a contact is an
+                orthogonally adjacent pair of faces, so merging groups adds them up)
+    members     each singular face's next in its group, a ring (two rings merge by swapping one
+                successor each), so a group's faces are walked without a flood fill
+    cache       cache stamps and values (option values within one legal call)
     queue       flood-fill queue; vals: option values for filtering
     touched     (face, old code) pairs made WALL, a stack: a real chain's and the search's own
     exits       capture exits (and, for a slide step, free exits) of groups being searched
@@ -52,9 +54,11 @@ State vector, after the common header of ``boardlab.core.kernel``::
 The groups and the free set are kept up to date at the end of each turn (and built by
 ``groups.rebuild``); they answer "may a knight move into this singularity come to rest?" without a flood
 fill, list a big group's exits from the few free faces, and let a capture's search refuse the group
-slid through by its root instead of walling it. Inside a turn (a capture chain's touched faces, or
-singular faces at lift-off with ``origin_joins_slide_group``) the groups differ, and flood fills
-are used instead.
+slid through by its root instead of walling it. A capture chain walls only captured faces and whole
+groups, so the untouched groups are still the union-find's inside a turn (walled and searched by
+walking their rings; a slide's exits are still listed in a flood's order). Only with
+``origin_joins_slide_group``, whose singular faces at lift-off join groups, are flood fills used
+instead.
 
 Everything after BOARD but the piece lists is scratch space or bookkeeping derived from the
 board; position text never includes it.
@@ -77,7 +81,7 @@ S_KNIGHT = 8
 S_ORTH = 9
 S_OPP = 10
 S_LIST = 11
-S_MARK = 12
+S_NEXT = 12
 S_CACHE_MARK = 13
 S_CACHE_VAL = 14
 S_QUEUE = 15
@@ -124,7 +128,7 @@ LAYOUT.spare(1)
 BOARD = LAYOUT.sized("BOARD")
 LAYOUT.regions({"list": S_LIST, "free list": S_FREE_LIST, "free places": S_FREE_POS, "parent": S_PARENT,
                 "size": S_SIZE, "free contacts": S_FREE_CONTACTS, "circle contacts": S_CIRCLE_CONTACTS,
-                "mark": S_MARK, "cache mark": S_CACHE_MARK, "cache values": S_CACHE_VAL, "queue": S_QUEUE,
+                "members": S_NEXT, "cache mark": S_CACHE_MARK, "cache values": S_CACHE_VAL, "queue": S_QUEUE,
                 "values": S_VALS, "touched": S_TOUCHED, "exits": S_EXITS, "frames": S_FRAMES})
 
 PHASE_START = 0
@@ -164,7 +168,7 @@ def region_lengths(faces: int, side_cap: int, steps: int) -> dict[str, int]:
     options = max(faces, steps * side_cap) + 1
     depth = 2 * side_cap + 2
     return {"BOARD": faces, "list": 2 * side_cap, "free list": faces, "free places": faces, "parent": faces,
-            "size": faces, "free contacts": faces, "circle contacts": 2 * faces, "mark": faces,
+            "size": faces, "free contacts": faces, "circle contacts": 2 * faces, "members": faces,
             "cache mark": faces, "cache values": faces, "queue": faces, "values": options,
             "touched": 2 * faces + 4, "exits": faces + depth * side_cap, "frames": FRAME * depth}
 

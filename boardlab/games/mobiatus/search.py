@@ -15,10 +15,12 @@ from numba import njit
 from boardlab.games.mobiatus.groups import (
     fill,
     find,
+    group_circles,
     has_free_target,
     next_to_group,
     unwall,
     wall,
+    wall_group,
     wall_queue,
 )
 from boardlab.games.mobiatus.layout import (
@@ -50,6 +52,7 @@ from boardlab.games.mobiatus.layout import (
     S_KNIGHT,
     S_LIST,
     S_OPP,
+    S_ORIGIN_JOINS,
     S_QUEUE,
     S_SIDE_CAP,
     S_STEPS,
@@ -81,6 +84,12 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
     ``skip_root`` (or -1), between turns: the group just slid through, touched without being
     walled. No flood fill from elsewhere can reach it (groups only ever meet through singular
     faces, and the chain's new ones are walls), so a knight move into it is all there is to refuse.
+
+    A singular face landed on is in a group the union-find still holds whole (a chain walls only
+    captured faces and whole groups), unless a lifted origin joins groups: its free contacts say
+    whether the chain can end there, and a walk of its ring finds its enemy circles (its circle
+    contacts, which a capture leaves as they were, can only overcount them: none means none).
+    With ``origin_joins_slide_group`` the group is flooded instead.
     """
     if not exhaustive and has_free_target(state, spec, face):
         return 0
@@ -91,6 +100,9 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
     exits = spec[S_EXITS]
     touch_entry = state[F_TOUCH_TOP]
     exit_entry = state[F_EXIT_TOP]
+    groups_kept = not spec[S_ORIGIN_JOINS]
+    free_contacts = spec[S_FREE_CONTACTS]
+    enemy_contacts = spec[S_CIRCLE_CONTACTS] + (1 - colour) * spec[S_FACES]
     open_frame(state, spec, 0, face)
     depth = 1
     while True:
@@ -124,8 +136,19 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
                     found = True
                 elif code == enemy_circle:
                     child = target
-                elif code == SING and (skip_root < 0 or find(state, spec, target) != skip_root):
-                    size, free, recorded = fill(state, spec, target, enemy_circle, not exhaustive, False)
+                elif code == SING:
+                    root = -1
+                    size = 0
+                    if groups_kept:  # the union-find's group: its contacts say what a flood would find
+                        root = find(state, spec, target)
+                        if root == skip_root:
+                            continue
+                        free = state[free_contacts + root]
+                        recorded = 0
+                        if (exhaustive or free == 0) and state[enemy_contacts + root] > 0:
+                            recorded = group_circles(state, spec, root, enemy_circle)
+                    else:
+                        size, free, recorded = fill(state, spec, target, enemy_circle, not exhaustive, False)
                     if free > 0:
                         if state[frame + FR_BEST] < 0:
                             state[frame + FR_BEST] = 0
@@ -137,7 +160,10 @@ def chain_value(state, spec, colour, face, exhaustive, skip_root):  # type: igno
                         state[frame + FR_EXIT_END] = base + recorded
                         state[F_EXIT_TOP] = base + recorded
                         state[frame + FR_GROUP_TOP] = state[F_TOUCH_TOP]
-                        wall_queue(state, spec, size)
+                        if root >= 0:
+                            wall_group(state, spec, root)
+                        else:
+                            wall_queue(state, spec, size)
         if child >= 0:
             if not exhaustive and has_free_target(state, spec, child):
                 found = True  # that capture completes at once
@@ -254,8 +280,9 @@ def group_captures(state, spec, colour, root, exhaustive):  # type: ignore[no-un
 def target_value(state, spec, colour, target, pref, origin, cache_stamp, use_groups):  # type: ignore[no-untyped-def]
     """The value of a leap landing on ``target`` (see the module docstring).
 
-    With ``use_groups`` (between turns, no face lifted) a singularity's group is read from the
-    union-find: it needs a search only when a capture next to it matters.
+    With ``use_groups`` (no face lifted: between turns, or in a chain, whose walls are captured faces
+    and whole groups) a singularity's group is read from the union-find: it needs a search only
+    when a capture next to it matters (in a chain its circle contacts can only overcount).
     """
     code = state[BOARD + target]
     if code == FREE:
