@@ -249,27 +249,41 @@ class GameService:
             except WriterBusy:
                 pass
         elif self.db.on_the_loop is not None:
-            moved = await self._move_on_the_loop(actor, game_id, ply, text, seat)
-            if moved is not None:
-                return self._answer(moved, actor, game_id, seat)
+            answer = await self._move_on_the_loop(actor, game_id, ply, text, seat)
+            if answer is not None:
+                return answer
         return await run_in_threadpool(self.move, actor, game_id, ply, text, seat)
 
     async def _move_on_the_loop(self, actor: Actor, game_id: int, ply: int, text: str,
-                                seat: int | None) -> play.Moved | None:
+                                seat: int | None) -> GameOut | None:
         """PostgreSQL: the move outside a transaction (see :func:`~.play.move` with ``lock=False``) on a
         connection of :class:`~.db.LoopConnections`, its statement (and the game's read, where this process
         has not the row its last move wrote) awaited on the event loop (the rules run in SQLAlchemy's
         ``greenlet_spawn``, which hands each statement's wait to the loop), as
         SQLite's moves run on the loop: the thread pool's crossing cost more CPU than the move's
-        statements. ``None`` where the move needs more than that (the game changed since it was read, a
-        timeout, the end of the game, a position not cached; or no connection free, or one found lost):
-        nothing was stored, and :meth:`move` makes it in the thread pool (and tries a lost connection again)."""
+        statements; the answer. Where the move is decided on the row this process last wrote, its
+        statement is sent and the answer built while the database runs it (``defer``): by the time the
+        answer is built the statement's outcome is often in, and the loop need not sleep and wake for
+        it (a wake-up, on a busy machine, is a share of every move's CPU time); the answer is used only
+        if the move was stored. ``None`` where the move needs more than that (the game changed since it
+        was read, a timeout, the end of the game, a position not cached; or no connection free, or one
+        found lost): nothing was stored, and :meth:`move` makes it in the thread pool (and tries a lost
+        connection again)."""
         assert self.db.on_the_loop is not None
+        answer = None
         try:
             async with self.db.on_the_loop.connection() as connection:
                 if connection is None:
                     return None
-                moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat, None)
+                moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat, None,
+                                             True)
+                if moved is not None and moved.sent is not None:
+                    with contextlib.suppress(Exception):  # else built again once stored, raising it then
+                        answer = self._answer(moved, actor, game_id, seat)
+                    if not await moved.sent.stored():  # the game changed since this process wrote it
+                        answer = None
+                        moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat,
+                                                     None, False, False)
         except IntegrityError:  # another move for this ply got in first (another worker)
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
@@ -286,7 +300,7 @@ class GameService:
             await run_in_threadpool(self._after, moved.row, moved.state, "moved")
         else:
             self._after(moved.row, moved.state, "moved")
-        return moved
+        return self._answer(moved, actor, game_id, seat) if answer is None else answer
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
@@ -324,14 +338,17 @@ class GameService:
         return moved
 
     def _move_outside(self, connection: AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None,
-                      game_id: int, ply: int, text: str, seat: int | None, version: int | None) -> play.Moved | None:
+                      game_id: int, ply: int, text: str, seat: int | None, version: int | None,
+                      defer: bool = False, use_known: bool = True) -> play.Moved | None:
         """PostgreSQL: the move outside a transaction (:func:`~.play.move` with ``lock=False``), decided on
         the game's row as this process last wrote it where it has that (one round trip), else as read now
-        (two); ``None`` where neither will do (the caller makes it in a transaction that locks the game)."""
-        known = self._known_row(game_id)
+        (two); ``None`` where neither will do (the caller makes it in a transaction that locks the game).
+        ``defer``: the statement of a move decided on that row sent and not waited for (:attr:`~.play.Moved.sent`:
+        if it says not stored, the caller tries again with ``use_known`` off)."""
+        known = self._known_row(game_id) if use_known else None
         moved = None if known is None else \
             play.move(connection, actor, game_id, ply, text, seat, self.cache, version, announce=self._announce,
-                      lock=False, quick=self.settings.quick_move_commits, known=known)
+                      lock=False, quick=self.settings.quick_move_commits, known=known, defer=defer)
         if moved is None:
             moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
                               announce=self._announce, lock=False, quick=self.settings.quick_move_commits)

@@ -464,6 +464,63 @@ def test_a_move_decided_on_a_stale_row_is_decided_again(db_url: str) -> None:
         assert game["draw_offers"] == [] and game["ply"] == 6  # the move, decided again, cleared the offer
 
 
+def test_a_move_sent_before_its_answer_is_built_counts_only_once_stored(pg_url: str, monkeypatch: Any) -> None:
+    """The move route on PostgreSQL sends a move decided on this server's own row of the game and builds
+    the answer while the database runs it (``play.Moved.sent``). Its answers say the game as stored (as a
+    read of it says it, to the same player); and where that statement finds the game changed meanwhile (a
+    draw offered through another server: a new version at the same ply) none of it is stored, and the
+    move is decided again on the game as stored: stored once, and answered as stored (the offer cleared)."""
+    from fastapi.testclient import TestClient
+
+    from boardlab.server import repository
+    from boardlab.server.app import create_app
+
+    outcomes: list[bool] = []
+    stored = repository.SentMove.stored
+
+    async def recorded(self: repository.SentMove) -> bool:
+        outcomes.append(await stored(self))
+        return outcomes[-1]
+
+    monkeypatch.setattr(repository.SentMove, "stored", recorded)
+
+    def same_as_read(api: Api, name: str, answer: dict[str, Any]) -> None:
+        read = api.show(game_id, name)
+        for key in ("ply", "status", "to_move", "draw_offers", "view", "seats"):
+            assert answer[key] == read[key], key
+
+    with TestClient(create_app(settings_for(pg_url))) as first, \
+            TestClient(create_app(settings_for(pg_url))) as second:
+        one, other = Api(first), Api(second)
+        game_id = one.pair("ndengrod", {"size": 5, "length": 4})
+        other.tokens = one.tokens
+        texts = ["a1", "e5", "c3", "a5", "e1", "b4", "d2", "b2"]
+        for ply, text_ in enumerate(texts[:6]):
+            name = ["ann", "bob"][ply % 2]
+            answer = one.move(name, game_id, text_, ply)
+            assert answer.status_code == 201, answer.text
+            same_as_read(one, name, answer.json())
+        assert outcomes and all(outcomes), "moves decided on the server's own row were sent before their answers"
+        sent_before = len(outcomes)
+        offered = other.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=other.user("bob"))
+        assert offered.status_code == 200 and offered.json()["draw_offers"] == [1], offered.text
+        answer = one.move("ann", game_id, texts[6], 6)
+        assert answer.status_code == 201, answer.text
+        assert outcomes[sent_before:] == [False], "sent on the stale row, found not stored"
+        same_as_read(one, "ann", answer.json())
+        assert answer.json()["draw_offers"] == [] and answer.json()["ply"] == 7
+        answer = one.move("bob", game_id, texts[7], 7)  # and on from the row the move decided again wrote
+        assert answer.status_code == 201, answer.text
+        assert outcomes[-1] is True and len(outcomes) == sent_before + 2
+        same_as_read(other, "bob", answer.json())
+        engine = create_engine(pg_url)
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT ply, text FROM moves WHERE game_id = :id ORDER BY ply"),
+                                      {"id": game_id}).all()
+        engine.dispose()
+        assert [tuple(row) for row in rows] == list(enumerate(texts))
+
+
 def test_a_server_listens_before_it_answers(pg_url: str) -> None:
     """A watcher that connects the moment a server answers must hear the next move made through another
     server: the server's LISTEN is in place before its first answer."""
