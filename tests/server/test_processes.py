@@ -181,6 +181,52 @@ def test_a_move_through_one_server_reaches_a_watcher_on_another(pg_url: str, tmp
         assert [m["text"] for m in shown["view"]["moves"]] == ["b2", "a1", "c3", "a2"]
 
 
+def test_each_change_reaches_the_watchers_of_its_own_server_and_of_another_once(pg_url: str) -> None:
+    """Two servers on one PostgreSQL: a change made through one (moves on the event loop and in the thread
+    pool, a draw offered, a new game) is told once to the broker of the server that made it (at its commit,
+    its listener passing over its own NOTIFY) and once to the other's (by its listener). The listeners
+    are read until a NOTIFY sent after the changes has reached both (notifications come in order)."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from boardlab.server.app import create_app
+    from boardlab.server.events import CHANNEL
+
+    told: dict[str, list[str]] = {"one": [], "other": []}
+    with TestClient(create_app(settings_for(pg_url))) as first, \
+            TestClient(create_app(settings_for(pg_url))) as second:
+        one, other = Api(first), Api(second)
+        def spy(told_here: list[str], passed: Any) -> Any:
+            def spied(channels: Any) -> None:
+                channels = list(channels)
+                told_here.extend(channels)
+                passed(channels)
+
+            return spied
+
+        for name, client in (("one", first), ("other", second)):
+            broker = client.app.state.service.broker  # type: ignore[attr-defined]
+            for way in ("deliver", "deliver_here"):
+                setattr(broker, way, spy(told[name], getattr(broker, way)))
+        game_id = one.pair("ndengrod", {"size": 5, "length": 4})
+        other.tokens = one.tokens
+        for ply, (name, move) in enumerate([("ann", "a1"), ("bob", "e5"), ("ann", "c3"), ("bob", "a5")]):
+            assert one.move(name, game_id, move, ply).status_code == 201
+        service = first.app.state.service  # type: ignore[attr-defined]
+        actor = service.accounts.actor(one.tokens["ann"])
+        service.move(actor, game_id, 4, "e1", None)  # in a thread's way (as the thread pool makes moves)
+        offered = one.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=one.user("bob"))
+        assert offered.status_code == 200, offered.text
+        with psycopg.connect(pg_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+            connection.execute("SELECT pg_notify(%s, 'sentinel:1')", (CHANNEL,))
+        wait_for(lambda: all("sentinel:1" in channels for channels in told.values()), timeout=30)
+        changes = 2 + 5 + 1  # the challenge made and accepted, five moves, the offer
+        game = f"game:{game_id}"
+        assert told["one"].count(game) == changes, told["one"]
+        assert told["other"].count(game) == changes, told["other"]
+        assert not any(channel.startswith("@") for channels in told.values() for channel in channels)
+
+
 def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
     with LiveServer(settings_for(sqlite_url, sweep_seconds=0.2).with_(background=True)) as server, \
             httpx.Client(base_url=server.url, timeout=10) as client:
