@@ -354,6 +354,17 @@ class AsyncAutocommitConnection:
         rows = await cursor.fetchall() if cursor.pgresult is not None and cursor.pgresult.ntuples else []
         return then(_Fetched(cursor.rowcount, rows))
 
+    def send(self, sql: str, values: Any) -> bool:
+        """Send ``sql`` with ``values`` and return at once (:meth:`.pgwire.Wire.send`), its outcome then
+        awaited with :meth:`outcome`; ``False`` (nothing sent) where it goes only by :meth:`run`: its
+        first time on this connection (to be prepared), or not through libpq."""
+        return self.through_libpq and isinstance(values, dict) and (query := self.wire.query(sql)) is not None \
+            and self.wire.send(query[0], query[1], values)
+
+    async def outcome(self) -> Any:
+        """The outcome (as a cursor tells it) of what :meth:`send` sent."""
+        return await self.wire.outcome()
+
     def invalidate(self, _error: BaseException) -> None:
         """The connection is lost: closed when handed back, not kept."""
         self.lost = True

@@ -6,16 +6,18 @@ ever handed a payload made for somebody else.
 
 One worker: :class:`LocalNotifier` tells the :class:`Broker` after the commit. PostgreSQL (several
 workers, or several servers on one database): :class:`PostgresNotifier` sends one ``NOTIFY`` a change
-inside its transaction (delivered only if it commits; its payload lists the channels, space-separated),
-and a listener on every process's event loop (the sender's too) passes it to that process's broker. A move
-sends it within its UPDATE (see :func:`boardlab.server.repository.write_back`), so that it costs no round
-trip of its own.
+inside its transaction (delivered only if it commits; its payload lists the channels, space-separated,
+after the sending process's token), and a listener on every process's event loop passes it to that
+process's broker; the sender's own process tells its broker after the commit, as one worker does, and its
+listener passes over the notifications that carry its own token. A move sends it within its UPDATE (see
+:func:`boardlab.server.repository.write_back`), so that it costs no round trip of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -112,26 +114,32 @@ class LocalNotifier:
 
 
 class PostgresNotifier:
-    """Several workers: NOTIFY goes with the transaction; every worker LISTENs and tells its broker.
+    """Several workers: NOTIFY goes with the transaction; every worker LISTENs and tells its broker of the
+    others' changes, and tells it of its own after the commit (:meth:`committed`).
 
     The listening connection is read on the event loop, when its socket has something to read: a thread of
     its own, woken for every change (this process's own too), took the GIL from the requests' threads each
-    time, and with it a share of every move's CPU time."""
+    time, and with it a share of every move's CPU time. A payload starts with the sending process's token
+    (``@`` and 16 hex digits): the listener passes over its own process's (told already, by :meth:`committed`,
+    at the commit and not a trip through the database later) without decoding or splitting them; a
+    listener of an older version takes the token for a channel nobody watches."""
 
     def __init__(self, broker: Broker, url: str) -> None:
         self.broker = broker
         self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         self._task: asyncio.Task[None] | None = None
         self.listening = threading.Event()
+        self.token = f"@{secrets.token_hex(8)}"
+        self._own = f"{self.token} ".encode()
 
     def stage(self, session: Session | Connection, channels: list[str]) -> None:
-        session.execute(text("SELECT pg_notify(:name, :payload)"), {"name": CHANNEL, "payload": " ".join(channels)})
+        session.execute(text("SELECT pg_notify(:name, :payload)"), {"name": CHANNEL, "payload": self.payload(channels)})
 
     def payload(self, channels: list[str]) -> str | None:
-        return " ".join(channels)
+        return " ".join((self.token, *channels))
 
     def committed(self, channels: list[str]) -> None:
-        pass  # the listener hears our own NOTIFY too
+        self.broker.deliver(channels)  # the listener passes over this process's own NOTIFY
 
     def start(self) -> None:
         """Listen, on the running event loop (call from it: the app's lifespan)."""
@@ -173,12 +181,15 @@ class PostgresNotifier:
         """Pass on each notification as it arrives, until the connection fails (its error is raised)."""
         loop = asyncio.get_running_loop()
         lost: asyncio.Future[None] = loop.create_future()
+        own = self._own
 
         def readable() -> None:
             try:
                 pgconn.consume_input()
                 while (note := pgconn.notifies()) is not None:
-                    self.broker.deliver_here(note.extra.decode().split())
+                    if not note.extra.startswith(own):  # this process's own: told at its commit
+                        words = note.extra.decode().split()
+                        self.broker.deliver_here(words[1:] if words and words[0].startswith("@") else words)
             except Exception as error:  # the server closed the connection
                 if not lost.done():
                     lost.set_exception(error)

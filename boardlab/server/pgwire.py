@@ -159,6 +159,46 @@ class Wire:
         self._raise_for(results)
         return Outcome(results[-1], self._transformer)
 
+    def send(self, query: bytes, names: tuple[str, ...], values: Mapping[str, Any]) -> bool:
+        """Send ``query`` (as :meth:`execute` would) and return at once, its outcome read later by
+        :meth:`outcome` (nothing else may be sent on the connection meanwhile): the caller's own work
+        then runs while the server runs the statement, and where that work took longer the answer is
+        in by the time it is asked for (no wait on the event loop, no wake-up). ``False`` (nothing sent)
+        where the statement is still to be prepared on this connection: :meth:`execute` then."""
+        params, types, formats, name, fresh = self._planned(query, names, values)
+        if fresh is not None:
+            return False
+        pgconn = self.pgconn
+        if name is None:
+            pgconn.send_query_params(query, params, param_types=types, param_formats=formats)
+        else:
+            pgconn.send_query_prepared(name, params, param_formats=formats)
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:
+            self._attach(loop)
+        self._waiting, self._results = loop.create_future(), []
+        pgconn.flush()  # what the socket's buffer took; any rest, in :meth:`outcome`
+        return True
+
+    async def outcome(self) -> Outcome:
+        """The outcome of what :meth:`send` sent (or psycopg's error): read at once where it is in, else
+        waited for on the event loop."""
+        done = self._waiting
+        assert done is not None, "nothing was sent"
+        try:
+            pgconn = self.pgconn
+            while pgconn.flush():  # rarely: the socket's buffer was full
+                await _writable(asyncio.get_running_loop(), self.socket)
+            if not done.done():
+                self._readable()  # what has come: the loop's reader would have been called for it
+            results = done.result() if done.done() else await done
+        except OSError as error:  # as psycopg says it: the socket was closed
+            raise OperationalError("connection socket closed") from error
+        finally:
+            self._waiting = None
+        self._raise_for(results)
+        return Outcome(results[-1], self._transformer)
+
     def _raise_for(self, results: list[pq.abc.PGresult]) -> None:
         """Raise what psycopg's cursor would for these results (see its ``_check_results``)."""
         if not results:

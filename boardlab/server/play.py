@@ -34,6 +34,7 @@ from boardlab.server.repository import (
     known_game,
     lock_game,
     lock_game_core,
+    send_move_alone,
     write_back,
     write_move_alone,
 )
@@ -374,12 +375,14 @@ class Moved:
     state: State
     timed_out: bool = False
     moves: list[MoveInfo] = field(default_factory=list)
+    # ``defer``: the move's statement sent, not yet known to be stored (:meth:`~.repository.SentMove.stored`).
+    sent: repository.SentMove | None = None
 
 
 def move(connection: Connection | AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None, game_id: int,
          ply: int, text: str, requested: int | None, cache: StateCache, version: int | None = None,
          announce: Callable[[GameRow], str | None] | None = None, lock: bool = True,
-         quick: bool = False, known: GameRow | None = None) -> Moved | None:
+         quick: bool = False, known: GameRow | None = None, defer: bool = False) -> Moved | None:
     """Append one move. ``actor`` ``None`` is the server playing an AI seat at game ``version``.
     ``announce``: the live update's payload for the changed row, to send with its UPDATE (PostgreSQL).
 
@@ -389,6 +392,9 @@ def move(connection: Connection | AutocommitConnection | AsyncAutocommitConnecti
     (which never answers ``None``): the game changed since it was read, its clock ran out, the move ends
     it (its ratings are settled with it), or its position is not in ``cache`` (read in one snapshot).
     ``quick``: that statement's commit not waited for on disk (:attr:`~.config.Settings.quick_move_commits`).
+    ``defer`` (with ``lock=False``, on the event loop's connection): that statement sent and not waited
+    for where it can be (:func:`~.repository.send_move_alone`): the answer's :attr:`Moved.sent` then
+    says whether it was stored, and the caller must ask it before anything else uses the connection.
 
     ``known``: the game's row as this process's last move in it wrote it
     (:meth:`~.positions.StateCache.row_as_written`), decided on instead of read (on PostgreSQL, with
@@ -399,18 +405,19 @@ def move(connection: Connection | AutocommitConnection | AsyncAutocommitConnecti
     if known is not None:
         try:
             return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick,
-                         known)
+                         known, defer)
         except CommitLost:
             raise
         except BoardlabError:
             return None
-    return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick)
+    return _move(connection, actor, game_id, ply, text, requested, cache, version, announce, lock, quick,
+                 defer=defer)
 
 
 def _move(connection: Connection | AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None,
           game_id: int, ply: int, text: str, requested: int | None, cache: StateCache, version: int | None,
           announce: Callable[[GameRow], str | None] | None, lock: bool, quick: bool,
-          known: GameRow | None = None) -> Moved | None:
+          known: GameRow | None = None, defer: bool = False) -> Moved | None:
     row, as_read = lock_game_core(connection, game_id, lock) if known is None else known_game(known)
     held = seats_held(row, actor) if actor is not None else []
     if actor is not None:
@@ -461,6 +468,10 @@ def _move(connection: Connection | AutocommitConnection | AsyncAutocommitConnect
         _start_turn(row, at)
         payload = announce(row) if announce else None
         assert payload is not None, "a move outside a transaction sends its live update with its statement"
+        if defer and isinstance(connection, AsyncAutocommitConnection):
+            sent = send_move_alone(connection, row, as_read, new_move, payload, quick)
+            if sent is not None:
+                return Moved(row, after, moves=moves, sent=sent)
         stored = write_move_alone(connection, row, as_read, new_move, payload, quick)
         return Moved(row, after, moves=moves) if stored else None
     if after.is_over:

@@ -442,6 +442,16 @@ def write_move_alone(connection: AutocommitConnection | AsyncAutocommitConnectio
     that locks the game). Two round trips a move, the
     read and this, instead of four (BEGIN, the locking read, the write, COMMIT). A connection lost while
     it runs is :class:`~.db.CommitLost`: the move may have been stored."""
+    statement, parameters = _move_alone(row, as_read, new_move, notify, quick)
+    try:
+        return _run_on_driver(connection, statement, parameters)[0] == 1
+    except DBAPIError as error:
+        raise _commit_lost(error) from error
+
+
+def _move_alone(row: GameRow, as_read: Snapshot, new_move: dict[str, Any], notify: str,
+                quick: bool) -> tuple[Any, dict[str, Any]]:
+    """:func:`write_move_alone`'s statement and its parameters."""
     fields = {key: getattr(row, key) for key in _CHANGING}
     changed = tuple(key for key in _CHANGING if fields[key] != as_read.game[key] or key == "version")
     parameters = {"game_id": row.id, "read_version": as_read.game["version"], "channel": CHANNEL, "payload": notify,
@@ -451,13 +461,53 @@ def write_move_alone(connection: AutocommitConnection | AsyncAutocommitConnectio
     for number, seat in enumerate(seats):
         parameters[f"seat{number}_number"] = seat.seat
         parameters.update({f"seat{number}_{key}": getattr(seat, key) for key in _SEAT_CHANGING})
+    return _move_as_one_statement(changed, len(seats), quick), parameters
+
+
+def _commit_lost(error: DBAPIError) -> DBAPIError | CommitLost:
+    """A move's statement's ``error``, as :func:`write_move_alone` raises it."""
+    if error.connection_invalidated:
+        return CommitLost("the connection to the database was lost while saving the move; reload to see "
+                          "whether it was made")
+    return error
+
+
+class SentMove:
+    """:func:`write_move_alone`'s statement sent on the event loop's connection and not yet waited for
+    (:func:`send_move_alone`): :meth:`stored` says what that function would have."""
+
+    __slots__ = ("_connection", "_sql", "_values")
+
+    def __init__(self, connection: AsyncAutocommitConnection, sql: str, values: dict[str, Any]) -> None:
+        self._connection, self._sql, self._values = connection, sql, values
+
+    async def stored(self) -> bool:
+        """Whether the move was stored (``False``: the game changed since it was read); its errors as
+        :func:`write_move_alone` raises them (a second move for the ply: ``IntegrityError``; the
+        connection lost: :class:`~.db.CommitLost`)."""
+        connection = self._connection
+        try:
+            outcome = await connection.outcome()
+        except connection.dialect.loaded_dbapi.Error as error:
+            wrapped = _wrapped(connection, self._sql, self._values, error, connection.driver, None)
+            raise _commit_lost(wrapped) from error
+        return int(outcome.rowcount) == 1
+
+
+def send_move_alone(connection: AsyncAutocommitConnection, row: GameRow, as_read: Snapshot, new_move: dict[str, Any],
+                    notify: str, quick: bool = False) -> SentMove | None:
+    """:func:`write_move_alone`'s statement sent and not waited for (:meth:`~.db.AsyncAutocommitConnection.send`),
+    so that the caller can build its answer while the database stores the move; ``None`` (nothing sent)
+    where it cannot go so (the statement's first time on this connection: :func:`write_move_alone` then)."""
+    statement, parameters = _move_alone(row, as_read, new_move, notify, quick)
+    sql, binds, positional = _driver_statement(statement, connection.dialect)
+    assert not positional
+    values = {name: parameters[name] if process is None else process(parameters[name]) for name, process in binds}
     try:
-        return _run_on_driver(connection, _move_as_one_statement(changed, len(seats), quick), parameters)[0] == 1
-    except DBAPIError as error:
-        if error.connection_invalidated:
-            raise CommitLost("the connection to the database was lost while saving the move; reload to see "
-                             "whether it was made") from error
-        raise
+        sent = connection.send(sql, values)
+    except connection.dialect.loaded_dbapi.Error as error:
+        raise _commit_lost(_wrapped(connection, sql, values, error, connection.driver, None)) from error
+    return SentMove(connection, sql, values) if sent else None
 
 
 def due_for_timeout(session: Session, at: datetime) -> list[tuple[int, int]]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from boardlab.core.state import State
 
 log = logging.getLogger("boardlab.server")
+_T = TypeVar("_T")
 # A computer turn not answered by then is searched again (after a crash; a clean stop hands its turns
 # back at once). A search that outlives it is harmless: the version check keeps one answer.
 AI_LEASE = timedelta(seconds=30)
@@ -238,38 +240,53 @@ class GameService:
         return views.game_out(moved.row, moved.state, viewer, held, moved.moves,
                               hints.hint_rule(moved.row, moved.state, held, True).seat is not None)
 
-    async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None) -> GameOut:
-        """:meth:`move`, for a request: on the event loop where the database is best written from there and
-        its write lock is free (the loop never waits for it: :class:`~.db.WriterBusy`, before anything is
-        done), or (PostgreSQL) where the move is one statement (after its game's read, if need be), awaited
-        on the loop (:meth:`_move_on_the_loop`); else in the thread pool."""
+    async def move_soon(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None,
+                        shaped: Callable[[GameOut], _T]) -> _T:
+        """:meth:`move`, for a request, its answer ``shaped`` (a request's: as its response): on the event
+        loop where the database is best written from there and its write lock is free (the loop never waits
+        for it: :class:`~.db.WriterBusy`, before anything is done), or (PostgreSQL) where the move is one
+        statement (after its game's read, if need be), awaited on the loop (:meth:`_move_on_the_loop`, which
+        shapes the answer while the database stores the move); else in the thread pool."""
         if self.db.short_writes_on_the_loop:
             try:
-                return self.move(actor, game_id, ply, text, seat, wait=False)
+                return shaped(self.move(actor, game_id, ply, text, seat, wait=False))
             except WriterBusy:
                 pass
         elif self.db.on_the_loop is not None:
-            moved = await self._move_on_the_loop(actor, game_id, ply, text, seat)
-            if moved is not None:
-                return self._answer(moved, actor, game_id, seat)
-        return await run_in_threadpool(self.move, actor, game_id, ply, text, seat)
+            answer = await self._move_on_the_loop(actor, game_id, ply, text, seat, shaped)
+            if answer is not None:
+                return answer[0]
+        return shaped(await run_in_threadpool(self.move, actor, game_id, ply, text, seat))
 
-    async def _move_on_the_loop(self, actor: Actor, game_id: int, ply: int, text: str,
-                                seat: int | None) -> play.Moved | None:
+    async def _move_on_the_loop(self, actor: Actor, game_id: int, ply: int, text: str, seat: int | None,
+                                shaped: Callable[[GameOut], _T]) -> tuple[_T] | None:
         """PostgreSQL: the move outside a transaction (see :func:`~.play.move` with ``lock=False``) on a
         connection of :class:`~.db.LoopConnections`, its statement (and the game's read, where this process
         has not the row its last move wrote) awaited on the event loop (the rules run in SQLAlchemy's
-        ``greenlet_spawn``, which hands each statement's wait to the loop), as
-        SQLite's moves run on the loop: the thread pool's crossing cost more CPU than the move's
-        statements. ``None`` where the move needs more than that (the game changed since it was read, a
-        timeout, the end of the game, a position not cached; or no connection free, or one found lost):
-        nothing was stored, and :meth:`move` makes it in the thread pool (and tries a lost connection again)."""
+        ``greenlet_spawn``, which hands each statement's wait to the loop), as SQLite's moves run on the
+        loop: the thread pool's crossing cost more CPU than the move's statements; the answer, ``shaped``.
+        Where the move is decided on the row this process last wrote, its statement is sent and the answer
+        built (and shaped) while the database runs it (``defer``): the statement's outcome may be in by
+        then, and the loop need not sleep and wake for it (a wake-up, on a busy machine, costs a share of
+        the move's CPU time in caches filled again); the answer is used only if the move was stored.
+        ``None`` where the move needs more than that (the game changed since it was read, a timeout, the
+        end of the game, a position not cached; or no connection free, or one found lost): nothing was
+        stored, and :meth:`move` makes it in the thread pool (and tries a lost connection again)."""
         assert self.db.on_the_loop is not None
+        answer = None
         try:
             async with self.db.on_the_loop.connection() as connection:
                 if connection is None:
                     return None
-                moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat, None)
+                moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat, None,
+                                             True)
+                if moved is not None and moved.sent is not None:
+                    with contextlib.suppress(Exception):  # else built again once stored, raising it then
+                        answer = (shaped(self._answer(moved, actor, game_id, seat)),)
+                    if not await moved.sent.stored():  # the game changed since this process wrote it
+                        answer = None
+                        moved = await greenlet_spawn(self._move_outside, connection, actor, game_id, ply, text, seat,
+                                                     None, False, False)
         except IntegrityError:  # another move for this ply got in first (another worker)
             self.cache.drop(game_id)
             raise Conflict(f"stale move: another move was made at ply {ply}") from None
@@ -286,7 +303,7 @@ class GameService:
             await run_in_threadpool(self._after, moved.row, moved.state, "moved")
         else:
             self._after(moved.row, moved.state, "moved")
-        return moved
+        return (shaped(self._answer(moved, actor, game_id, seat)),) if answer is None else answer
 
     def _move(self, actor: Actor | None, game_id: int, ply: int, text: str, seat: int | None,
               version: int | None = None, wait: bool = True) -> play.Moved:
@@ -324,14 +341,17 @@ class GameService:
         return moved
 
     def _move_outside(self, connection: AutocommitConnection | AsyncAutocommitConnection, actor: Actor | None,
-                      game_id: int, ply: int, text: str, seat: int | None, version: int | None) -> play.Moved | None:
+                      game_id: int, ply: int, text: str, seat: int | None, version: int | None,
+                      defer: bool = False, use_known: bool = True) -> play.Moved | None:
         """PostgreSQL: the move outside a transaction (:func:`~.play.move` with ``lock=False``), decided on
         the game's row as this process last wrote it where it has that (one round trip), else as read now
-        (two); ``None`` where neither will do (the caller makes it in a transaction that locks the game)."""
-        known = self._known_row(game_id)
+        (two); ``None`` where neither will do (the caller makes it in a transaction that locks the game).
+        ``defer``: the statement of a move decided on that row sent and not waited for (:attr:`~.play.Moved.sent`:
+        if it says not stored, the caller tries again with ``use_known`` off)."""
+        known = self._known_row(game_id) if use_known else None
         moved = None if known is None else \
             play.move(connection, actor, game_id, ply, text, seat, self.cache, version, announce=self._announce,
-                      lock=False, quick=self.settings.quick_move_commits, known=known)
+                      lock=False, quick=self.settings.quick_move_commits, known=known, defer=defer)
         if moved is None:
             moved = play.move(connection, actor, game_id, ply, text, seat, self.cache, version,
                               announce=self._announce, lock=False, quick=self.settings.quick_move_commits)

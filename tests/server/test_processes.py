@@ -181,6 +181,52 @@ def test_a_move_through_one_server_reaches_a_watcher_on_another(pg_url: str, tmp
         assert [m["text"] for m in shown["view"]["moves"]] == ["b2", "a1", "c3", "a2"]
 
 
+def test_each_change_reaches_the_watchers_of_its_own_server_and_of_another_once(pg_url: str) -> None:
+    """Two servers on one PostgreSQL: a change made through one (moves on the event loop and in the thread
+    pool, a draw offered, a new game) is told once to the broker of the server that made it (at its commit,
+    its listener passing over its own NOTIFY) and once to the other's (by its listener). The listeners
+    are read until a NOTIFY sent after the changes has reached both (notifications come in order)."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from boardlab.server.app import create_app
+    from boardlab.server.events import CHANNEL
+
+    told: dict[str, list[str]] = {"one": [], "other": []}
+    with TestClient(create_app(settings_for(pg_url))) as first, \
+            TestClient(create_app(settings_for(pg_url))) as second:
+        one, other = Api(first), Api(second)
+        def spy(told_here: list[str], passed: Any) -> Any:
+            def spied(channels: Any) -> None:
+                channels = list(channels)
+                told_here.extend(channels)
+                passed(channels)
+
+            return spied
+
+        for name, client in (("one", first), ("other", second)):
+            broker = client.app.state.service.broker  # type: ignore[attr-defined]
+            for way in ("deliver", "deliver_here"):
+                setattr(broker, way, spy(told[name], getattr(broker, way)))
+        game_id = one.pair("ndengrod", {"size": 5, "length": 4})
+        other.tokens = one.tokens
+        for ply, (name, move) in enumerate([("ann", "a1"), ("bob", "e5"), ("ann", "c3"), ("bob", "a5")]):
+            assert one.move(name, game_id, move, ply).status_code == 201
+        service = first.app.state.service  # type: ignore[attr-defined]
+        actor = service.accounts.actor(one.tokens["ann"])
+        service.move(actor, game_id, 4, "e1", None)  # in a thread's way (as the thread pool makes moves)
+        offered = one.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=one.user("bob"))
+        assert offered.status_code == 200, offered.text
+        with psycopg.connect(pg_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as connection:
+            connection.execute("SELECT pg_notify(%s, 'sentinel:1')", (CHANNEL,))
+        wait_for(lambda: all("sentinel:1" in channels for channels in told.values()), timeout=30)
+        changes = 2 + 5 + 1  # the challenge made and accepted, five moves, the offer
+        game = f"game:{game_id}"
+        assert told["one"].count(game) == changes, told["one"]
+        assert told["other"].count(game) == changes, told["other"]
+        assert not any(channel.startswith("@") for channels in told.values() for channel in channels)
+
+
 def test_time_runs_out_with_nobody_connected(sqlite_url: str) -> None:
     with LiveServer(settings_for(sqlite_url, sweep_seconds=0.2).with_(background=True)) as server, \
             httpx.Client(base_url=server.url, timeout=10) as client:
@@ -462,6 +508,63 @@ def test_a_move_decided_on_a_stale_row_is_decided_again(db_url: str) -> None:
         game = other.show(game_id)
         assert [m["text"] for m in game["view"]["moves"]] == ["a1", "e5", "c3", "a5", "e1", "b4"]
         assert game["draw_offers"] == [] and game["ply"] == 6  # the move, decided again, cleared the offer
+
+
+def test_a_move_sent_before_its_answer_is_built_counts_only_once_stored(pg_url: str, monkeypatch: Any) -> None:
+    """The move route on PostgreSQL sends a move decided on this server's own row of the game and builds
+    the answer while the database runs it (``play.Moved.sent``). Its answers say the game as stored (as a
+    read of it says it, to the same player); and where that statement finds the game changed meanwhile (a
+    draw offered through another server: a new version at the same ply) none of it is stored, and the
+    move is decided again on the game as stored: stored once, and answered as stored (the offer cleared)."""
+    from fastapi.testclient import TestClient
+
+    from boardlab.server import repository
+    from boardlab.server.app import create_app
+
+    outcomes: list[bool] = []
+    stored = repository.SentMove.stored
+
+    async def recorded(self: repository.SentMove) -> bool:
+        outcomes.append(await stored(self))
+        return outcomes[-1]
+
+    monkeypatch.setattr(repository.SentMove, "stored", recorded)
+
+    def same_as_read(api: Api, name: str, answer: dict[str, Any]) -> None:
+        read = api.show(game_id, name)
+        for key in ("ply", "status", "to_move", "draw_offers", "view", "seats"):
+            assert answer[key] == read[key], key
+
+    with TestClient(create_app(settings_for(pg_url))) as first, \
+            TestClient(create_app(settings_for(pg_url))) as second:
+        one, other = Api(first), Api(second)
+        game_id = one.pair("ndengrod", {"size": 5, "length": 4})
+        other.tokens = one.tokens
+        texts = ["a1", "e5", "c3", "a5", "e1", "b4", "d2", "b2"]
+        for ply, text_ in enumerate(texts[:6]):
+            name = ["ann", "bob"][ply % 2]
+            answer = one.move(name, game_id, text_, ply)
+            assert answer.status_code == 201, answer.text
+            same_as_read(one, name, answer.json())
+        assert outcomes and all(outcomes), "moves decided on the server's own row were sent before their answers"
+        sent_before = len(outcomes)
+        offered = other.client.post(f"/api/games/{game_id}/draw", json={"action": "offer"}, headers=other.user("bob"))
+        assert offered.status_code == 200 and offered.json()["draw_offers"] == [1], offered.text
+        answer = one.move("ann", game_id, texts[6], 6)
+        assert answer.status_code == 201, answer.text
+        assert outcomes[sent_before:] == [False], "sent on the stale row, found not stored"
+        same_as_read(one, "ann", answer.json())
+        assert answer.json()["draw_offers"] == [] and answer.json()["ply"] == 7
+        answer = one.move("bob", game_id, texts[7], 7)  # and on from the row the move decided again wrote
+        assert answer.status_code == 201, answer.text
+        assert outcomes[-1] is True and len(outcomes) == sent_before + 2
+        same_as_read(other, "bob", answer.json())
+        engine = create_engine(pg_url)
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT ply, text FROM moves WHERE game_id = :id ORDER BY ply"),
+                                      {"id": game_id}).all()
+        engine.dispose()
+        assert [tuple(row) for row in rows] == list(enumerate(texts))
 
 
 def test_a_server_listens_before_it_answers(pg_url: str) -> None:

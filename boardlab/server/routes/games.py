@@ -50,7 +50,11 @@ KEEPALIVE_SECONDS = 15.0
 async def make_move(game_id: GameId, body: MoveRequest, caller: Caller, request: Request) -> Response:
     # The service read from the app, not as a dependency: FastAPI resolves each dependency on every request.
     service: GameService = request.app.state.service
-    return answer(await service.move_soon(caller, game_id, body.ply, body.move, body.seat), status=201)
+    return await service.move_soon(caller, game_id, body.ply, body.move, body.seat, _created)
+
+
+def _created(out: GameOut) -> Response:
+    return answer(out, status=201)
 
 
 def add_move_route(app: FastAPI) -> None:
