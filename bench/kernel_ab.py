@@ -59,6 +59,28 @@ def slice_rate(worker: subprocess.Popen[str], seconds: float) -> float:
     return float(worker.stdout.readline())
 
 
+def alternate(workers: list[subprocess.Popen[str]], rounds: int, seconds: float
+              ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Slices from the two ``workers`` (old, new) in turns, the first of a pair flipped each round so that
+    neither always runs right after the other; then the workers are stopped. Returns the old and new
+    rates, their ratios new/old and the load average after each round."""
+    olds, news, ratios, loads = [], [], [], []
+    for turn in range(rounds):
+        if turn % 2 == 0:
+            old, new = slice_rate(workers[0], seconds), slice_rate(workers[1], seconds)
+        else:
+            new, old = slice_rate(workers[1], seconds), slice_rate(workers[0], seconds)
+        olds.append(old)
+        news.append(new)
+        ratios.append(new / old)
+        loads.append(os.getloadavg()[0])
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.close()
+        worker.wait()
+    return olds, news, ratios, loads
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree_a", type=Path)

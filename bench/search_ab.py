@@ -12,13 +12,12 @@ iterations a second and the median new/old over the rounds. Not a test: nothing 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from kernel_ab import slice_rate, start_worker  # the same workers' protocol: ready, then a rate a slice
+from kernel_ab import alternate, start_worker  # the same workers' protocol: ready, then a rate a slice
 
 WORKER = """
 import sys, time
@@ -53,20 +52,7 @@ def main() -> None:
     args = parser.parse_args()
     workers = [start_worker(Path(tree).resolve(), args.game, 1, WORKER) for tree in (args.old, args.new)]
 
-    olds, news, ratios, loads = [], [], [], []
-    for turn in range(args.rounds):
-        if turn % 2 == 0:
-            old, new = slice_rate(workers[0], args.seconds), slice_rate(workers[1], args.seconds)
-        else:
-            new, old = slice_rate(workers[1], args.seconds), slice_rate(workers[0], args.seconds)
-        olds.append(old)
-        news.append(new)
-        ratios.append(new / old)
-        loads.append(os.getloadavg()[0])
-    for worker in workers:
-        assert worker.stdin is not None
-        worker.stdin.close()
-        worker.wait()
+    olds, news, ratios, loads = alternate(workers, args.rounds, args.seconds)
     print(f"{args.game}: median old {statistics.median(olds):,.0f} it/s, new {statistics.median(news):,.0f} it/s, "
           f"median new/old {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}; "
           f"{args.rounds} rounds of {args.seconds} s of CPU), load {min(loads):.1f}-{max(loads):.1f}")
