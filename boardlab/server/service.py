@@ -11,7 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -506,18 +507,34 @@ class GameService:
             self._io.submit(self._ai_answer, game_id, version, ply, done)
 
     def _ai_answer(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
-        self._searching.discard(game_id)
         try:
             text = done.result()
+        except (BrokenProcessPool, CancelledError):
+            # The search was lost with its pool (stopped, or a worker killed), not refused by the agent:
+            # its turn is handed back at once (here, or by close() if the server is stopping meanwhile), so
+            # that the sweep, of this server or the next to start, takes it without waiting out the lease.
+            self._hand_back(game_id)
+            return
         except Exception:
+            self._searching.discard(game_id)
             log.exception("the computer's search failed in game %s", game_id)
             return  # the lease runs out and the sweep tries again
+        self._searching.discard(game_id)
         try:
             self._move(None, game_id, ply, text, None, version)
         except Conflict:
             pass  # the game moved on (a takeback, a resignation, a timeout): the answer is stale
         except Exception:
             log.exception("the computer's move %r failed in game %s", text, game_id)
+
+    def _hand_back(self, game_id: int) -> None:
+        try:
+            with self.db.write() as session:
+                repository.hand_back_computer_turns(session, [game_id])
+        except Exception:
+            log.exception("could not hand back the computer's turn in game %s", game_id)
+            return  # close() tries again, or the lease runs out
+        self._searching.discard(game_id)
 
     def move_for_computer(self, game_id: int, ply: int, text: str, version: int) -> None:
         """The computer's move ``text`` at ``ply``, searched at the game's ``version`` (by a ``boardlab
