@@ -99,6 +99,7 @@ class AIPool:
         self.workers = workers
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
+        self.stopped = False  # shutdown() has ended the workers (their searches' futures fail)
 
     def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -127,6 +128,7 @@ class AIPool:
         """
         with self._lock:
             executor, self._executor = self._executor, None
+            self.stopped = True
         if executor is None:
             return
         # The executor's own table of its processes (private; Python 3.14 has terminate_workers() for

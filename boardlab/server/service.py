@@ -509,13 +509,13 @@ class GameService:
     def _ai_answer(self, game_id: int, version: int, ply: int, done: Future[str]) -> None:
         try:
             text = done.result()
-        except (BrokenProcessPool, CancelledError):
-            # The search was lost with its pool (stopped, or a worker killed), not refused by the agent:
-            # its turn is handed back at once (here, or by close() if the server is stopping meanwhile), so
-            # that the sweep, of this server or the next to start, takes it without waiting out the lease.
-            self._hand_back(game_id)
-            return
-        except Exception:
+        except Exception as error:
+            if isinstance(error, (BrokenProcessPool, CancelledError)) and self.ai.stopped:
+                # Lost with its pool, stopped by this server: the turn is handed back at once (here, or by
+                # close() meanwhile), so that the next server takes it without waiting out the lease. A
+                # worker killed while the pool runs falls to the lease, as a retry's pause.
+                self._hand_back(game_id)
+                return
             self._searching.discard(game_id)
             log.exception("the computer's search failed in game %s", game_id)
             return  # the lease runs out and the sweep tries again
